@@ -1,0 +1,19 @@
+// C++ half of extraction: every restated kernel argument list of one file (DOMAIN.md §3).
+#pragma once
+
+#include "model/Facts.h"
+#include "parse/Syntax.h"
+
+namespace impact {
+
+// Appends to out.lists:
+//  - Static: each braced list of KernelArgument elements that is returned, assigned, declared
+//    or passed as a call argument ({kind, size, offset, name} or KernelArgument{...} elements),
+//    sizes resolved through constexpr constants, sizeof and static_cast, kinds through string
+//    constants; a lone KernelArgument{...} (push_back, withArgument(i, ...)) is not a list;
+//  - Lambda: the `add(kind, size, name)` idiom (loops over name lists unrolled, calls under
+//    `if` conditional);
+//  - Launch: `.launch(stream, a, b, ...)` calls (args after the stream, compared by count).
+void extractCpp(const SyntaxTree& tree, FileFacts& out);
+
+}  // namespace impact

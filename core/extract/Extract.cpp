@@ -1,0 +1,131 @@
+#include "extract/Extract.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "extract/CppFacts.h"
+#include "extract/Descriptor.h"
+#include "extract/Manifest.h"
+#include "extract/PythonFacts.h"
+#include "parse/Syntax.h"
+
+namespace impact {
+
+namespace {
+constexpr size_t kMaxSourceBytes = 4u << 20;       // a source file larger than this is not parsed
+constexpr size_t kMaxDescriptorBytes = 64u << 20;  // the real KDP is 1.2 MB
+
+// Byte offset of the first invalid UTF-8 sequence, or npos.
+size_t invalidUtf8(std::string_view s) {
+  size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) { ++i; continue; }
+    size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n) return i;
+    for (size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
+    if (len == 2 && c < 0xC2) return i;  // overlong
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+bool isSourceFile(std::string_view path, std::initializer_list<const char*> exts) {
+  for (const char* e : exts)
+    if (path.ends_with(e)) return true;
+  return false;
+}
+}  // namespace
+
+FileKind classify(std::string_view path) {
+  if (path.ends_with(".profile.yaml") || path.ends_with(".profile.yml")) return FileKind::Manifest;
+  if (!descriptorType(path).empty()) return FileKind::Descriptor;
+  if (path.ends_with(".py")) return FileKind::Python;
+  if (isSourceFile(path, {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".h", ".hxx", ".inl"})) return FileKind::Cpp;
+  return FileKind::Other;
+}
+
+FileFacts extractFile(std::string_view path, std::string_view content) {
+  FileFacts f;
+  f.path = std::string(path);
+  f.kind = classify(path);
+  f.fingerprint = fnv1a(content);
+  if (f.kind == FileKind::Other) return f;
+
+  if (content.find('\0') != std::string_view::npos) {
+    f.ok = false;
+    f.error = "binary content (NUL byte)";
+    return f;
+  }
+  size_t limit = f.kind == FileKind::Descriptor ? kMaxDescriptorBytes : kMaxSourceBytes;
+  if (content.size() > limit) {
+    f.ok = false;
+    f.error = absl::StrCat("file too large to analyse (", content.size(), " bytes; limit ", limit, ")");
+    return f;
+  }
+  if (size_t bad = invalidUtf8(content); bad != std::string_view::npos) {
+    f.ok = false;
+    size_t line = 1 + std::count(content.begin(), content.begin() + bad, '\n');
+    f.error = absl::StrCat("line ", line, ": invalid UTF-8 at byte ", bad);
+    return f;
+  }
+
+  switch (f.kind) {
+    case FileKind::Python:
+    case FileKind::Cpp: {
+      Lang lang = f.kind == FileKind::Python ? Lang::Python : Lang::Cpp;
+      auto tree = SyntaxTree::parse(lang, std::string(content));
+      f.fingerprint = codeFingerprint(*tree);
+      if (std::string err = tree->firstError(); !err.empty()) {
+        f.ok = false;
+        f.error = err;
+      }
+      if (lang == Lang::Python) extractPython(*tree, f);
+      else extractCpp(*tree, f);
+      break;
+    }
+    case FileKind::Manifest: {
+      f.fingerprint = yamlValueFingerprint(content);
+      auto m = parseManifest(content);
+      if (m.ok()) f.manifest = std::move(*m);
+      else { f.ok = false; f.error = std::string(m.status().message()); }
+      break;
+    }
+    case FileKind::Descriptor: {
+      f.fingerprint = jsonValueFingerprint(content);
+      auto d = parseDescriptor(path, content);
+      if (d.ok()) f.descriptor = std::move(*d);
+      else { f.ok = false; f.error = std::string(d.status().message()); }
+      break;
+    }
+    case FileKind::Other:
+      break;
+  }
+  return f;
+}
+
+std::shared_ptr<const FileFacts> ExtractCache::get(const std::string& path, const std::string& contentId,
+                                                   std::string_view content) {
+  std::string key = absl::StrCat(path, "\n", contentId);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = map_.find(key); it != map_.end()) return it->second;
+  }
+  auto facts = std::make_shared<const FileFacts>(extractFile(path, content));
+  std::lock_guard<std::mutex> lock(mu_);
+  ++extractions_;
+  return map_.emplace(std::move(key), std::move(facts)).first->second;
+}
+
+std::shared_ptr<const FileFacts> ExtractCache::find(const std::string& path, const std::string& contentId) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = map_.find(absl::StrCat(path, "\n", contentId));
+  return it == map_.end() ? nullptr : it->second;
+}
+
+size_t ExtractCache::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return map_.size();
+}
+
+}  // namespace impact

@@ -1,0 +1,37 @@
+// extractFile: the pure function (path, content) -> FileFacts, and its cache keyed by blob id.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "absl/container/flat_hash_map.h"
+#include "model/Facts.h"
+
+namespace impact {
+
+// Which extractor a path goes to (by name; DOMAIN.md §1 layout).
+FileKind classify(std::string_view path);
+
+// Pure: the same (path, content) always gives the same facts. Never throws; unreadable input
+// (invalid UTF-8, a syntax error, malformed JSON/YAML) gives ok = false with the reason.
+FileFacts extractFile(std::string_view path, std::string_view content);
+
+// Facts by (path, content id). Thread-safe. Content ids are git blob ids, so a file unchanged
+// between base and head, or between two keystrokes, is extracted once.
+class ExtractCache {
+ public:
+  std::shared_ptr<const FileFacts> get(const std::string& path, const std::string& contentId,
+                                       std::string_view content);
+  std::shared_ptr<const FileFacts> find(const std::string& path, const std::string& contentId) const;
+  size_t size() const;
+  size_t extractions() const { return extractions_; }
+
+ private:
+  mutable std::mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<const FileFacts>> map_;
+  size_t extractions_ = 0;
+};
+
+}  // namespace impact

@@ -1,0 +1,21 @@
+// *.profile.yaml (launch-surface manifest, DOMAIN.md §5), read with yaml-cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "model/Facts.h"
+
+namespace impact {
+
+// Error text: "line N: <yaml-cpp message>" or "launch_surface entry N: <what is wrong>".
+absl::StatusOr<Manifest> parseManifest(std::string_view content);
+
+// Splits a locator "path.py:symbol  trailing prose" into path and symbol ("" when path-only).
+void splitLocator(std::string_view locator, std::string& path, std::string& symbol);
+
+// Fingerprint of the YAML's values: comment, whitespace and layout edits keep it.
+uint64_t yamlValueFingerprint(std::string_view content);
+
+}  // namespace impact

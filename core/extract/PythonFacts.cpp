@@ -1,0 +1,5 @@
+#include "extract/PythonFacts.h"
+
+namespace impact {
+void extractPython(const SyntaxTree& tree, FileFacts& out) {}
+}  // namespace impact

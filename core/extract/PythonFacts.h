@@ -1,0 +1,18 @@
+// Python half of extraction: the builders of one module (DOMAIN.md §2).
+#pragma once
+
+#include "model/Facts.h"
+#include "parse/Syntax.h"
+
+namespace impact {
+
+// Appends to out.builders every function that declares a kernel ABI:
+//  - `b.param(name, type, **attrs)` calls on a name bound to `IRBuilder(...)` (Style::Params);
+//  - SignatureBuilder chains in `<op>_signature` functions (Style::SignatureBuilder).
+// Types resolve through imports and module-/function-level assignments; an unresolved type is
+// marked (KernelArg::resolved = false), never guessed. Conditional arguments carry their
+// condition with local aliases resolved. An early `return other(spec)` before the first
+// b.param adds other's ABI (same module) or records it in unresolvedReturns.
+void extractPython(const SyntaxTree& tree, FileFacts& out);
+
+}  // namespace impact

@@ -1,0 +1,116 @@
+// The facts extracted from one file: a pure function of (path, content).
+// Every later stage (contracts, judgement, report, the language server) reads only these.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+// 0-based line and column (bytes), as tree-sitter reports them. Reports print line + 1.
+struct SourceRange {
+  uint32_t line = 0, col = 0, endLine = 0, endCol = 0;
+  bool operator==(const SourceRange&) const = default;
+};
+
+// One kernel argument as one copy states it.
+struct KernelArg {
+  std::string name;       // empty when the copy states no name (unnamed test pins)
+  std::string kind;       // "global_buffer" | "by_value" | ... ; empty when unknown
+  uint32_t size = 0;      // bytes; 0 when unknown
+  std::string typeText;   // the source text of the type (Python) or size expression (C++)
+  bool resolved = true;   // false: kind/size could not be determined; see unresolvedReason
+  std::string unresolvedReason;
+  bool conditional = false;
+  std::string condition;  // the condition it depends on, aliases resolved (e.g. "spec.use_sinks")
+  SourceRange range;      // the b.param call, the KernelArgument element, the add(...) call
+};
+
+// One argument list a Python builder can declare.
+struct PyAbi {
+  std::string origin;     // the function whose body declares it
+  std::string guard;      // "" for the builder's own body; else the early-return condition
+  std::vector<KernelArg> args;
+};
+
+struct PyBuilder {
+  enum class Style { Params, SignatureBuilder };
+  std::string name;       // function name ("build_x"); "Class.method" for methods
+  Style style = Style::Params;
+  SourceRange range;      // the def's name
+  SourceRange bodyRange;  // the whole def
+  std::vector<PyAbi> abis;  // abis[0]: own body; then one per early `return other(spec)`
+  std::vector<std::string> unresolvedReturns;  // early-return targets not defined in this module
+  uint64_t fingerprint = 0;  // code fingerprint of the def (and of same-module early-return targets)
+};
+
+struct CppArgList {
+  enum class Form { Static, Lambda, Launch };
+  Form form = Form::Static;
+  std::string symbol;     // enclosing function as written ("attentionDenseKernelSignature",
+                          // "Pack::signature"); "" at namespace scope
+  std::string variable;   // the declared/assigned variable, if any
+  bool named = false;     // true when any element has a non-empty name
+  SourceRange range;      // the braced list, the lambda's function, or the launch call
+  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size unknown
+  uint64_t fingerprint = 0;     // code fingerprint of the enclosing function (or the list)
+};
+
+// launch_surface entry of a *.profile.yaml (DOMAIN.md §5)
+struct SurfaceEntry {
+  std::string name;           // grid, block, kernargs, ...
+  std::string pythonPath;     // relative to rocke/library, as written
+  std::string pythonSymbol;   // "" for a path-only locator
+  std::string cppPath;        // repository-relative
+  std::string cppSymbol;      // "" when the mirror is the bare file
+  std::vector<std::string> kmdFields;
+  std::string guard;
+  std::string testPath;       // "" for none
+  uint32_t line = 0;          // 0-based line of the entry in the manifest
+};
+
+struct KmdField {
+  std::string name, type;
+  std::optional<std::string> defaultValue;
+};
+
+struct Manifest {
+  std::string arch, slug, providerRoot, source, builder;
+  std::vector<KmdField> kmdFields;
+  std::vector<SurfaceEntry> surfaces;
+};
+
+// A rocke launch of a descriptor: kernel_source {source, builder}
+struct DescriptorLaunch {
+  std::string source;   // relative to rocke/library
+  std::string builder;
+};
+
+struct DescriptorFacts {
+  std::string type;     // "kdp" | "ukd" | "kmd" | "ued" | "umd" | "udd" | "uhd" | ""
+  std::string id, name;
+  std::vector<std::string> arch;          // top-level arch array
+  std::vector<DescriptorLaunch> launches; // rocke launches of every UKD (inline ones included)
+  std::vector<std::string> ukdArchs;      // union of the UKDs' own arch arrays (narrowing)
+  size_t ukdCount = 0;
+};
+
+enum class FileKind { Python, Cpp, Manifest, Descriptor, Other };
+
+struct FileFacts {
+  std::string path;
+  FileKind kind = FileKind::Other;
+  bool ok = true;             // false: the file could not be read/parsed; see error
+  std::string error;          // "line 12: syntax error near 'def'" / "invalid UTF-8" / ...
+  uint64_t fingerprint = 0;   // content with comments and whitespace removed (code) or the
+                              // canonical value (JSON/YAML): equal fingerprints = inert edit
+  std::vector<PyBuilder> builders;
+  std::vector<CppArgList> lists;
+  std::optional<Manifest> manifest;
+  std::optional<DescriptorFacts> descriptor;
+};
+
+}  // namespace impact

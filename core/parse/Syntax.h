@@ -1,0 +1,83 @@
+// tree-sitter, wrapped: parse a buffer with the Python or C++ grammar, walk nodes, run queries.
+// The one place that knows the tree-sitter C API; extractors use only this header.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/Facts.h"
+
+namespace impact {
+
+enum class Lang { Python, Cpp };
+
+const TSLanguage* language(Lang lang);
+
+// A parsed buffer. Owns the tree and a copy of the text the nodes point into.
+class SyntaxTree {
+ public:
+  static std::unique_ptr<SyntaxTree> parse(Lang lang, std::string text);
+  // Re-parse after an edit, reusing the old tree (tree-sitter incremental parsing).
+  std::unique_ptr<SyntaxTree> reparse(std::string newText, const TSInputEdit& edit) const;
+  ~SyntaxTree();
+  SyntaxTree(const SyntaxTree&) = delete;
+  SyntaxTree& operator=(const SyntaxTree&) = delete;
+
+  TSNode root() const;
+  Lang lang() const { return lang_; }
+  const std::string& text() const { return text_; }
+  std::string_view text(TSNode n) const;
+  // "" when the tree has no ERROR or MISSING node; else "line N: <reason>" for the first one.
+  std::string firstError() const;
+
+ private:
+  SyntaxTree(Lang lang, std::string text, TSTree* tree) : lang_(lang), text_(std::move(text)), tree_(tree) {}
+  Lang lang_;
+  std::string text_;
+  TSTree* tree_;
+};
+
+// Node helpers.
+std::string_view type(TSNode n);
+bool is(TSNode n, std::string_view t);
+TSNode field(TSNode n, const char* name);
+std::vector<TSNode> namedChildren(TSNode n);
+std::vector<TSNode> children(TSNode n);
+SourceRange rangeOf(TSNode n);
+// Calls fn on n and every descendant, pre-order; fn returns false to skip a node's children.
+void walk(TSNode n, const std::function<bool(TSNode)>& fn);
+
+// Code fingerprint of a subtree: FNV-1a over its leaf tokens, comments left out, so an edit
+// that changes only comments or whitespace keeps the fingerprint. For Python, a docstring
+// (a string expression statement first in a module, class or def body) is left out too.
+uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n);
+uint64_t codeFingerprint(const SyntaxTree& tree);
+
+uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ULL);
+
+// A compiled tree-sitter query (.scm) and its captures.
+class Query {
+ public:
+  Query(Lang lang, std::string_view source);  // aborts on an invalid query (a programming error)
+  ~Query();
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+  struct Match {
+    uint32_t pattern;
+    std::vector<std::pair<std::string_view, TSNode>> captures;  // capture name -> node
+    TSNode get(std::string_view name) const;  // null node when absent
+  };
+  std::vector<Match> matches(TSNode root) const;
+
+ private:
+  TSQuery* query_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace impact

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12 packages), fetches the pinned grammars (npm) and builds.
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+
+packages=(build-essential cmake ninja-build pkg-config git
+          llvm-22-dev libgit2-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
+          libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# npm fetches the pinned grammar sources; a machine with Node.js from elsewhere already has it.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+build="${IMPACT_BUILD_DIR:-build}"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)"

@@ -1,0 +1,110 @@
+#include "support/FixtureRepo.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace impact::testing {
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+namespace {
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+RunResult run(const std::string& commandLine, const std::string& cwd) {
+  char outTmpl[] = "/tmp/impact-out-XXXXXX";
+  char errTmpl[] = "/tmp/impact-err-XXXXXX";
+  int fo = mkstemp(outTmpl), fe = mkstemp(errTmpl);
+  close(fo);
+  close(fe);
+  std::string cmd = "( " + (cwd.empty() ? "" : "cd " + shellQuote(cwd) + " && ") + commandLine +
+                    " ) </dev/null >" + outTmpl + " 2>" + errTmpl;
+  int st = std::system(cmd.c_str());
+  RunResult r;
+  r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(outTmpl);
+  r.err = slurp(errTmpl);
+  fs::remove(outTmpl);
+  fs::remove(errTmpl);
+  return r;
+}
+
+FixtureRepo::FixtureRepo() {
+  char tmpl[] = "/tmp/impact-fixture-XXXXXX";
+  dir_ = mkdtemp(tmpl);
+  git("init -q -b main");
+  git("config user.email fixture@example.com");
+  git("config user.name Fixture");
+  git("config commit.gpgsign false");
+}
+
+FixtureRepo::~FixtureRepo() {
+  std::error_code ec;
+  if (!std::getenv("IMPACT_KEEP_FIXTURES")) fs::remove_all(dir_, ec);
+}
+
+void FixtureRepo::write(const std::string& path, const std::string& content) {
+  fs::path p = fs::path(dir_) / path;
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << content;
+}
+
+std::string FixtureRepo::read(const std::string& path) const { return slurp(fs::path(dir_) / path); }
+
+void FixtureRepo::replace(const std::string& path, const std::string& from, const std::string& to) {
+  std::string s = read(path);
+  auto pos = s.find(from);
+  ASSERT_NE(pos, std::string::npos) << "fixture: '" << from << "' not in " << path;
+  s.replace(pos, from.size(), to);
+  write(path, s);
+}
+
+void FixtureRepo::remove(const std::string& path) { fs::remove(fs::path(dir_) / path); }
+
+std::string FixtureRepo::git(const std::string& args) {
+  RunResult r = run("git " + args, dir_);
+  EXPECT_EQ(r.exitCode, 0) << "git " << args << ": " << r.err;
+  return r.out;
+}
+
+std::string FixtureRepo::commit(const std::string& message) {
+  git("add -A");
+  git("commit -q --allow-empty -m " + shellQuote(message));
+  std::string id = git("rev-parse HEAD");
+  while (!id.empty() && (id.back() == '\n' || id.back() == '\r')) id.pop_back();
+  return id;
+}
+
+RunResult impact(const std::string& args, const std::string& cwd) {
+  return run(shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " " + args, cwd);
+}
+
+std::string sharedDir() {
+  fs::path p = fs::path(IMPACT_SHARED_DIR);
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) return fs::canonical(p, ec).string();
+  return "";
+}
+
+}  // namespace impact::testing

@@ -1,0 +1,59 @@
+// Test fixtures: small git repositories laid out like the monorepo, built by the tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace impact::testing {
+
+// Paths of the monorepo layout (DOMAIN.md §1).
+inline constexpr const char* kHkp = "dnn-providers/hip-kernel-provider";
+inline constexpr const char* kKernels = "dnn-providers/hip-kernel-provider/rocke/library/kernels";
+inline constexpr const char* kPacks =
+    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs";
+inline constexpr const char* kPins =
+    "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs";
+inline constexpr const char* kDescriptors =
+    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE";
+inline constexpr const char* kConfigs = "projects/hipdnn/tools/IngestorGenerator/configs";
+
+struct RunResult {
+  int exitCode = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs a shell command line; captures stdout and stderr separately.
+RunResult run(const std::string& commandLine, const std::string& cwd = "");
+std::string shellQuote(const std::string& s);
+
+// A throwaway git repository in a fresh temp folder, removed on destruction.
+class FixtureRepo {
+ public:
+  FixtureRepo();
+  ~FixtureRepo();
+  FixtureRepo(const FixtureRepo&) = delete;
+  FixtureRepo& operator=(const FixtureRepo&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  void write(const std::string& path, const std::string& content);
+  std::string read(const std::string& path) const;
+  // Replaces the first occurrence of `from` in the file with `to`; fails the test if absent.
+  void replace(const std::string& path, const std::string& from, const std::string& to);
+  void remove(const std::string& path);
+  // git add -A && git commit; returns the new commit id.
+  std::string commit(const std::string& message);
+  // Runs `git ARGS` in the repository; fails the test on a non-zero exit. Returns stdout.
+  std::string git(const std::string& args);
+
+ private:
+  std::string dir_;
+};
+
+// Runs build/bin/impact with the arguments; cwd defaults to the fixture.
+RunResult impact(const std::string& args, const std::string& cwd = "");
+
+// The shared/ folder beside the repository ("" when absent).
+std::string sharedDir();
+
+}  // namespace impact::testing
