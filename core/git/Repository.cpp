@@ -1,18 +1,370 @@
+// Every git read of impactd, over libgit2 1.5. Nothing is checked out or written.
+//
+// Thread safety: libgit2 objects must not be used from several threads at once, so every
+// libgit2 call on the repository handle runs under Impl::mu. Disk reads of working-tree files
+// happen outside the lock.
 #include "git/Repository.h"
 
+#include <fcntl.h>
 #include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 namespace impact {
-struct Repository::Impl {};
-Repository::~Repository() = default;
-absl::StatusOr<std::shared_ptr<Repository>> Repository::open(const std::string& dir) {
-  return absl::UnimplementedError("not yet");
+
+namespace {
+
+// ---- libgit2 setup and RAII ------------------------------------------------------------------
+
+void ensureLibgit2() {
+  static const int initialized = [] { return git_libgit2_init(); }();
+  (void)initialized;
 }
-absl::StatusOr<std::string> Repository::resolve(const std::string& rev) const { return absl::UnimplementedError(""); }
-absl::StatusOr<std::string> Repository::mergeBase(const std::string& a, const std::string& b) const { return absl::UnimplementedError(""); }
-absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId) const { return absl::UnimplementedError(""); }
-absl::StatusOr<Snapshot> Repository::workdirSnapshot() const { return absl::UnimplementedError(""); }
-std::string Repository::workdir() const { return ""; }
-std::string Repository::gitdir() const { return ""; }
-bool Repository::isShallow() const { return false; }
+
+template <typename T, void (*Free)(T*)>
+struct Deleter {
+  void operator()(T* p) const {
+    if (p) Free(p);
+  }
+};
+template <typename T, void (*Free)(T*)>
+using Ptr = std::unique_ptr<T, Deleter<T, Free>>;
+
+using RepoPtr = Ptr<git_repository, git_repository_free>;
+using ObjectPtr = Ptr<git_object, git_object_free>;
+using CommitPtr = Ptr<git_commit, git_commit_free>;
+using TreePtr = Ptr<git_tree, git_tree_free>;
+using BlobPtr = Ptr<git_blob, git_blob_free>;
+using ReferencePtr = Ptr<git_reference, git_reference_free>;
+using DiffPtr = Ptr<git_diff, git_diff_free>;
+
+// The libgit2 message of the last failing call on this thread ("" when none).
+std::string lastError() {
+  const git_error* e = git_error_last();
+  return (e && e->message) ? std::string(e->message) : std::string();
+}
+
+// ": <libgit2 message>" or "".
+std::string errorSuffix() {
+  std::string m = lastError();
+  return m.empty() ? std::string() : absl::StrCat(": ", m);
+}
+
+std::string oidHex(const git_oid* oid) {
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, oid);
+  return hex;
+}
+
+std::string shortId(const std::string& id) { return id.substr(0, 7); }
+
+// Reads a working-tree file (or a symlink's target, which is what git stores for a link).
+bool readWorktreeFile(const std::string& fullPath, std::string& out) {
+  struct stat st;
+  if (::lstat(fullPath.c_str(), &st) != 0) return false;
+  if (S_ISLNK(st.st_mode)) {
+    std::string buf(st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 256, '\0');
+    for (;;) {
+      ssize_t n = ::readlink(fullPath.c_str(), buf.data(), buf.size());
+      if (n < 0) return false;
+      if (static_cast<size_t>(n) < buf.size()) {
+        buf.resize(static_cast<size_t>(n));
+        out = std::move(buf);
+        return true;
+      }
+      buf.resize(buf.size() * 2);
+    }
+  }
+  if (!S_ISREG(st.st_mode)) return false;
+  int fd = ::open(fullPath.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::string data;
+  data.reserve(static_cast<size_t>(st.st_size));
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    data.append(chunk, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  out = std::move(data);
+  return true;
+}
+
+}  // namespace
+
+// ---- Impl ------------------------------------------------------------------------------------
+
+struct Repository::Impl {
+  RepoPtr repo;
+  mutable std::mutex mu;  // guards every use of repo
+
+  // Resolves any revision to a commit id; caller holds mu. Returns false when it does not.
+  bool resolveLocked(const std::string& rev, git_oid* out) const {
+    if (rev.empty()) return false;
+    git_object* raw = nullptr;
+    if (git_revparse_single(&raw, repo.get(), rev.c_str()) != 0) return false;
+    ObjectPtr obj(raw);
+    git_object* peeledRaw = nullptr;
+    if (git_object_peel(&peeledRaw, obj.get(), GIT_OBJECT_COMMIT) != 0) return false;
+    ObjectPtr peeled(peeledRaw);
+    git_oid_cpy(out, git_object_id(peeled.get()));
+    return true;
+  }
+
+  // Every blob of a tree (files, executables and symlinks; submodule commits skipped).
+  // Caller holds mu.
+  int walkTree(git_tree* tree, std::map<std::string, FileRef>& files) const {
+    return git_tree_walk(
+        tree, GIT_TREEWALK_PRE,
+        [](const char* root, const git_tree_entry* entry, void* payload) -> int {
+          if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) return 0;
+          auto* out = static_cast<std::map<std::string, FileRef>*>(payload);
+          std::string path = absl::StrCat(root, git_tree_entry_name(entry));
+          (*out)[std::move(path)] = FileRef{oidHex(git_tree_entry_id(entry)), nullptr};
+          return 0;
+        },
+        &files);
+  }
+};
+
+namespace {
+
+class RepoBlobReader : public BlobReader {
+ public:
+  explicit RepoBlobReader(std::shared_ptr<const Repository::Impl> impl) : impl_(std::move(impl)) {}
+
+  absl::StatusOr<std::string> readBlob(const std::string& id) const override {
+    git_oid oid;
+    if (id.size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, id.c_str()) != 0)
+      return absl::NotFoundError(absl::StrCat("unreadable object ", id));
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    git_blob* raw = nullptr;
+    if (git_blob_lookup(&raw, impl_->repo.get(), &oid) != 0)
+      return absl::NotFoundError(absl::StrCat("unreadable object ", id, errorSuffix()));
+    BlobPtr blob(raw);
+    const char* data = static_cast<const char*>(git_blob_rawcontent(blob.get()));
+    git_object_size_t size = git_blob_rawsize(blob.get());
+    return std::string(data ? data : "", data ? static_cast<size_t>(size) : 0);
+  }
+
+ private:
+  std::shared_ptr<const Repository::Impl> impl_;
+};
+
+}  // namespace
+
+// ---- Repository ------------------------------------------------------------------------------
+
+Repository::~Repository() = default;
+
+absl::StatusOr<std::shared_ptr<Repository>> Repository::open(const std::string& dir) {
+  ensureLibgit2();
+  const std::string notRepo = absl::StrCat("not a git repository: ", dir);
+  if (dir.empty()) return absl::NotFoundError(notRepo);
+  git_repository* raw = nullptr;
+  int rc = git_repository_open_ext(&raw, dir.c_str(), 0, nullptr);
+  if (rc != 0) {
+    if (raw) git_repository_free(raw);
+    if (rc == GIT_ENOTFOUND) return absl::NotFoundError(notRepo);
+    return absl::NotFoundError(absl::StrCat(notRepo, errorSuffix()));
+  }
+  auto impl = std::make_shared<Impl>();
+  impl->repo.reset(raw);
+  return std::shared_ptr<Repository>(new Repository(std::move(impl)));
+}
+
+absl::StatusOr<std::string> Repository::resolve(const std::string& rev) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  git_oid oid;
+  if (!impl_->resolveLocked(rev, &oid))
+    return absl::NotFoundError(absl::StrCat("unknown revision '", rev, "'"));
+  return oidHex(&oid);
+}
+
+absl::StatusOr<std::string> Repository::mergeBase(const std::string& a, const std::string& b) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  git_oid oa, ob;
+  if (!impl_->resolveLocked(a, &oa))
+    return absl::NotFoundError(absl::StrCat("unknown revision '", a, "'"));
+  if (!impl_->resolveLocked(b, &ob))
+    return absl::NotFoundError(absl::StrCat("unknown revision '", b, "'"));
+  git_oid base;
+  int rc = git_merge_base(&base, impl_->repo.get(), &oa, &ob);
+  if (rc == 0) return oidHex(&base);
+  std::string detail = errorSuffix();
+  bool shallow = git_repository_is_shallow(impl_->repo.get()) == 1;
+  // In a shallow clone a walk that runs into a missing parent fails too: that is the same
+  // situation (the base is not in the local history), said so.
+  if (rc == GIT_ENOTFOUND || shallow) {
+    std::string msg = absl::StrCat("no merge base between ", shortId(oidHex(&oa)), " and ",
+                                   shortId(oidHex(&ob)));
+    if (shallow)
+      absl::StrAppend(&msg, " (the clone is shallow: fetch more history with `git fetch --unshallow`)");
+    return absl::NotFoundError(msg);
+  }
+  return absl::InternalError(absl::StrCat("no merge base between ", shortId(oidHex(&oa)), " and ",
+                                          shortId(oidHex(&ob)), detail));
+}
+
+absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId) const {
+  Snapshot snap;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    git_oid oid;
+    if (!impl_->resolveLocked(commitId, &oid))
+      return absl::NotFoundError(absl::StrCat("unknown revision '", commitId, "'"));
+    git_commit* rawCommit = nullptr;
+    if (git_commit_lookup(&rawCommit, impl_->repo.get(), &oid) != 0)
+      return absl::NotFoundError(absl::StrCat("unreadable commit ", oidHex(&oid), errorSuffix()));
+    CommitPtr commit(rawCommit);
+    git_tree* rawTree = nullptr;
+    if (git_commit_tree(&rawTree, commit.get()) != 0)
+      return absl::NotFoundError(
+          absl::StrCat("unreadable tree of commit ", oidHex(&oid), errorSuffix()));
+    TreePtr tree(rawTree);
+    if (impl_->walkTree(tree.get(), snap.files) != 0)
+      return absl::InternalError(
+          absl::StrCat("cannot list the tree of commit ", oidHex(&oid), errorSuffix()));
+    snap.label = absl::StrCat("commit ", shortId(oidHex(&oid)));
+    snap.treeId = oidHex(git_tree_id(tree.get()));
+  }
+  snap.blobs = std::make_shared<RepoBlobReader>(impl_);
+  return snap;
+}
+
+absl::StatusOr<Snapshot> Repository::workdirSnapshot() const {
+  Snapshot snap;
+  snap.label = "working tree";
+  std::string root;
+  std::vector<std::string> removed;  // paths gone from the working tree
+  std::vector<std::string> changed;  // paths whose working-tree content is read from disk
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    git_repository* repo = impl_->repo.get();
+    const char* wd = git_repository_workdir(repo);
+    if (!wd) return absl::FailedPreconditionError("no working tree: the repository is bare");
+    root = wd;
+
+    // HEAD's tree; an unborn HEAD is the empty tree (nullptr for the diff).
+    TreePtr headTree;
+    int unborn = git_repository_head_unborn(repo);
+    if (unborn < 0)
+      return absl::InternalError(absl::StrCat("cannot read HEAD", errorSuffix()));
+    if (unborn == 0) {
+      git_reference* rawRef = nullptr;
+      if (git_repository_head(&rawRef, repo) != 0)
+        return absl::InternalError(absl::StrCat("cannot read HEAD", errorSuffix()));
+      ReferencePtr head(rawRef);
+      git_object* rawTree = nullptr;
+      if (git_reference_peel(&rawTree, head.get(), GIT_OBJECT_TREE) != 0)
+        return absl::InternalError(absl::StrCat("cannot read HEAD's tree", errorSuffix()));
+      headTree.reset(reinterpret_cast<git_tree*>(rawTree));
+      if (impl_->walkTree(headTree.get(), snap.files) != 0)
+        return absl::InternalError(absl::StrCat("cannot list HEAD's tree", errorSuffix()));
+    }
+
+    git_diff_options opts;
+    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+    opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                 GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK;
+    opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
+    git_diff* rawDiff = nullptr;
+    if (git_diff_tree_to_workdir_with_index(&rawDiff, repo, headTree.get(), &opts) != 0)
+      return absl::InternalError(
+          absl::StrCat("cannot compare the working tree with HEAD", errorSuffix()));
+    DiffPtr diff(rawDiff);
+
+    size_t n = git_diff_num_deltas(diff.get());
+    for (size_t i = 0; i < n; ++i) {
+      const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
+      if (!d) continue;
+      const char* oldPath = d->old_file.path ? d->old_file.path : "";
+      const char* newPath = d->new_file.path ? d->new_file.path : oldPath;
+      switch (d->status) {
+        case GIT_DELTA_DELETED: {
+          // Deleted from the index but still on disk (`git rm --cached`): libgit2 folds the
+          // untracked file into the deletion. Unless ignored, it is an untracked file.
+          removed.emplace_back(oldPath);
+          struct stat st;
+          int ignored = 0;
+          if (::lstat((root + oldPath).c_str(), &st) == 0 &&
+              (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+              git_ignore_path_is_ignored(&ignored, repo, oldPath) == 0 && !ignored)
+            changed.emplace_back(oldPath);
+          break;
+        }
+        case GIT_DELTA_RENAMED:
+          removed.emplace_back(oldPath);
+          changed.emplace_back(newPath);
+          break;
+        case GIT_DELTA_MODIFIED:
+          // Only the mode changed (same content id on both sides): keep the tree's blob.
+          if ((d->old_file.flags & GIT_DIFF_FLAG_VALID_ID) &&
+              (d->new_file.flags & GIT_DIFF_FLAG_VALID_ID) &&
+              git_oid_equal(&d->old_file.id, &d->new_file.id) && snap.find(newPath))
+            break;
+          changed.emplace_back(newPath);
+          break;
+        case GIT_DELTA_ADDED:
+        case GIT_DELTA_UNTRACKED:
+        case GIT_DELTA_TYPECHANGE:
+        case GIT_DELTA_COPIED:
+        case GIT_DELTA_CONFLICTED:
+          changed.emplace_back(newPath);
+          break;
+        case GIT_DELTA_UNREADABLE:
+          removed.emplace_back(newPath);
+          break;
+        default:  // UNMODIFIED, IGNORED
+          break;
+      }
+    }
+  }
+
+  // Removals first, so that a path both deleted (from the index) and present (untracked) in
+  // the working tree ends up with its working-tree content.
+  for (const std::string& p : removed) snap.remove(p);
+  for (const std::string& p : changed) {
+    if (p.empty() || p.back() == '/') continue;  // an untracked nested repository
+    std::string content;
+    if (readWorktreeFile(root + p, content))
+      snap.overlay(p, std::move(content));
+    else
+      snap.remove(p);  // unreadable: not silently the committed content
+  }
+  snap.blobs = std::make_shared<RepoBlobReader>(impl_);
+  return snap;
+}
+
+std::string Repository::workdir() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const char* wd = git_repository_workdir(impl_->repo.get());
+  return wd ? std::string(wd) : std::string();
+}
+
+std::string Repository::gitdir() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const char* p = git_repository_path(impl_->repo.get());
+  return p ? std::string(p) : std::string();
+}
+
+bool Repository::isShallow() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return git_repository_is_shallow(impl_->repo.get()) == 1;
+}
+
 }  // namespace impact
