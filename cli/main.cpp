@@ -1,2 +1,105 @@
+// impact: the command-line tool. `impact report` prints the contract rows and the rollup.
 #include <cstdio>
-int main() { std::puts("impact: not yet"); return 2; }
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "analysis/Analysis.h"
+#include "report/Render.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
+                     [--format text|json] [--fail-on breaks|needs-device]
+       impact --help | --version
+
+Compares every hand-kept copy of a rocKE kernel's contracts (kernel argument lists in C++
+packs, test pins and launch calls) with the Python builder, at the merge base and at the head.
+
+  --repo DIR          the repository (any folder inside it; default: .)
+  --base REV          the target: the merge base of REV and the head is the base
+  --head REV          a commit; without it the head is the working tree (HEAD, the index,
+                      uncommitted and untracked files)
+  --target-tip REV    accepted and checked; the merged view (head merged into REV) comes in
+                      a later version and is not analysed yet
+  --format text|json  text (default): one line per row, then the rollup; json: see
+                      docs/report-json.md
+  --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
+                      (needs-device)
+
+Rows: STATUS CONTRACT PYTHON-SIDE <-> COPY MESSAGE
+  mismatch   the two sides disagree at the head (pre-existing: already so at the base)
+  changed    a side changed in code and they still agree, or a copy lacks only a
+             conditional argument: a device run on the listed archs would settle it
+  inert      only comments or whitespace (or no JSON/YAML value) changed
+Contracts: kernargs (a builder vs one copy of its list), kernel-code (a rocKE module changed
+outside the compared lists), copy-file, manifest, descriptor (a surface file changed).
+Last line: Runtime impact: BREAKS | NEEDS-DEVICE <archs> | NONE | N/A
+
+Exit: 0 the analysis ran; 1 --fail-on matched; 2 usage error; 3 the analysis could not run
+(not a git repository, unknown revision, no merge base, unreadable object).
+)";
+
+int usage(const std::string& msg) {
+  std::fprintf(stderr, "impact: %s\n\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage("no command");
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (args[0] == "--version") {
+    std::puts("impact 0.1.0");
+    return 0;
+  }
+  if (args[0] != "report") return usage("unknown command '" + args[0] + "'");
+
+  impact::ReportRequest req;
+  std::string format = "text", failOn;
+  bool haveBase = false;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    auto value = [&](std::string& out) -> bool {
+      if (i + 1 >= args.size() || args[i + 1].starts_with("--")) return false;
+      out = args[++i];
+      return true;
+    };
+    bool ok = true;
+    if (a == "--repo") ok = value(req.repo);
+    else if (a == "--base") ok = haveBase = value(req.base);
+    else if (a == "--head") ok = value(req.head);
+    else if (a == "--target-tip") ok = value(req.targetTip);
+    else if (a == "--format") ok = value(format);
+    else if (a == "--fail-on") ok = value(failOn);
+    else return usage("unknown option '" + a + "'");
+    if (!ok) return usage(a + " needs a value");
+  }
+  if (!haveBase) return usage("--base REV is required");
+  if (format != "text" && format != "json") return usage("--format is text or json, not '" + format + "'");
+  if (!failOn.empty() && failOn != "breaks" && failOn != "needs-device")
+    return usage("--fail-on is breaks or needs-device, not '" + failOn + "'");
+
+  impact::Layout layout;
+  impact::ExtractCache cache;
+  auto report = impact::runReport(req, layout, cache);
+  if (!report.ok()) {
+    std::fprintf(stderr, "impact: %s\n", std::string(report.status().message()).c_str());
+    return 3;
+  }
+  std::string out = format == "json" ? impact::renderJson(*report) : impact::renderText(*report);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  const std::string& v = report->rollup.verdict;
+  if (failOn == "breaks" && v == "BREAKS") return 1;
+  if (failOn == "needs-device" && (v == "BREAKS" || v == "NEEDS-DEVICE")) return 1;
+  return 0;
+}

@@ -104,14 +104,25 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
   return f;
 }
 
-std::shared_ptr<const FileFacts> ExtractCache::get(const std::string& path, const std::string& contentId,
-                                                   std::string_view content) {
+std::shared_ptr<const FileFacts> ExtractCache::get(
+    const std::string& path, const std::string& contentId,
+    const std::function<absl::StatusOr<std::string>()>& read) {
   std::string key = absl::StrCat(path, "\n", contentId);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (auto it = map_.find(key); it != map_.end()) return it->second;
   }
-  auto facts = std::make_shared<const FileFacts>(extractFile(path, content));
+  std::shared_ptr<const FileFacts> facts;
+  if (auto content = read(); content.ok()) {
+    facts = std::make_shared<const FileFacts>(extractFile(path, *content));
+  } else {
+    FileFacts f;
+    f.path = path;
+    f.kind = classify(path);
+    f.ok = false;
+    f.error = std::string(content.status().message());
+    facts = std::make_shared<const FileFacts>(std::move(f));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   ++extractions_;
   return map_.emplace(std::move(key), std::move(facts)).first->second;

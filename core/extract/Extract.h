@@ -1,12 +1,14 @@
 // extractFile: the pure function (path, content) -> FileFacts, and its cache keyed by blob id.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
 #include "model/Facts.h"
 
 namespace impact {
@@ -22,8 +24,10 @@ FileFacts extractFile(std::string_view path, std::string_view content);
 // between base and head, or between two keystrokes, is extracted once.
 class ExtractCache {
  public:
+  // Facts of (path, contentId); `read` is called for the content only on a miss. A read
+  // error gives facts with ok = false naming the reason.
   std::shared_ptr<const FileFacts> get(const std::string& path, const std::string& contentId,
-                                       std::string_view content);
+                                       const std::function<absl::StatusOr<std::string>()>& read);
   std::shared_ptr<const FileFacts> find(const std::string& path, const std::string& contentId) const;
   size_t size() const;
   size_t extractions() const { return extractions_; }

@@ -1,0 +1,24 @@
+// One report from revisions: resolve them, snapshot base and head, extract, judge, roll up.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "extract/Extract.h"
+#include "model/Layout.h"
+#include "model/Report.h"
+
+namespace impact {
+
+struct ReportRequest {
+  std::string repo = ".";
+  std::string base;       // a revision; the merge base of it and the head is compared
+  std::string head;       // a commit; "" = the working tree (HEAD + index + worktree + untracked)
+  std::string targetTip;  // accepted; the merged view comes later
+};
+
+// Errors (the analysis could not run): not a git repository, unknown revision, no merge
+// base, unreadable object. Each message names its cause.
+absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout, ExtractCache& cache);
+
+}  // namespace impact

@@ -1,0 +1,35 @@
+#include "analysis/TreeFacts.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace impact {
+
+TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache& cache) {
+  std::vector<const std::pair<const std::string, FileRef>*> todo;
+  for (const auto& entry : snap.files)
+    if (layout.analysed(entry.first)) todo.push_back(&entry);
+
+  std::vector<std::shared_ptr<const FileFacts>> out(todo.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
+      const auto& [path, ref] = *todo[i];
+      out[i] = cache.get(path, ref.id, [&]() { return snap.read(path); });
+    }
+  };
+  unsigned n = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  if (todo.size() < 16) n = 1;
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+
+  TreeFacts tf;
+  for (size_t i = 0; i < todo.size(); ++i) tf.files.emplace(todo[i]->first, std::move(out[i]));
+  return tf;
+}
+
+}  // namespace impact

@@ -1,0 +1,26 @@
+// The facts of every analysed file of one snapshot, extracted through the shared cache.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "extract/Extract.h"
+#include "git/Snapshot.h"
+#include "model/Layout.h"
+
+namespace impact {
+
+struct TreeFacts {
+  std::map<std::string, std::shared_ptr<const FileFacts>> files;  // analysed files only
+  const FileFacts* find(const std::string& path) const {
+    auto it = files.find(path);
+    return it == files.end() ? nullptr : it->second.get();
+  }
+};
+
+// Extracts (or takes from the cache) every file of the snapshot that the layout analyses.
+// Files are extracted on a small thread pool; unchanged blobs are never re-read.
+TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache& cache);
+
+}  // namespace impact

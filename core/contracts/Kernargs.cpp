@@ -1,0 +1,384 @@
+#include "contracts/Kernargs.h"
+
+#include <algorithm>
+#include <map>
+#include <cstring>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace impact {
+
+std::string kindSize(const KernelArg& a) {
+  if (a.kind.empty() && a.size == 0) return "?";
+  return absl::StrCat(a.kind.empty() ? "?" : a.kind, "/", a.size ? std::to_string(a.size) : "?");
+}
+
+namespace {
+
+std::vector<KernelArg> unconditional(const std::vector<KernelArg>& args) {
+  std::vector<KernelArg> out;
+  for (const auto& a : args)
+    if (!a.conditional) out.push_back(a);
+  return out;
+}
+
+bool typeKnown(const KernelArg& a) { return a.resolved && !a.kind.empty() && a.size != 0; }
+
+// Kind and size agree (unknown on either side counts as agreeing: it is reported separately).
+bool sameType(const KernelArg& b, const KernelArg& c) {
+  if (!typeKnown(b) || !typeKnown(c)) return true;
+  return b.kind == c.kind && b.size == c.size;
+}
+
+bool sameName(const KernelArg& b, const KernelArg& c) {
+  return b.name.empty() || c.name.empty() || b.name == c.name;
+}
+
+std::string label(const KernelArg& a) { return a.name.empty() ? std::string("(unnamed)") : a.name; }
+
+struct Diff {
+  int distance = 0;
+  std::vector<std::string> parts;
+};
+
+// Positional comparison of two lists of equal length.
+Diff positional(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
+  Diff d;
+  if (countOnly) return d;
+  std::vector<size_t> nameDiff;
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (!sameName(b[i], c[i])) nameDiff.push_back(i);
+    if (!sameType(b[i], c[i])) {
+      ++d.distance;
+      d.parts.push_back(absl::StrCat("#", i, " ", label(b[i]), ": copy ", kindSize(c[i]), ", builder ",
+                                     kindSize(b[i])));
+    }
+  }
+  // Name differences: say "swapped" for a pair that exchanged names.
+  std::set<size_t> done;
+  for (size_t x : nameDiff) {
+    if (done.count(x)) continue;
+    for (size_t y : nameDiff) {
+      if (y <= x || done.count(y)) continue;
+      if (b[x].name == c[y].name && b[y].name == c[x].name) {
+        d.parts.push_back(absl::StrCat(b[x].name, " and ", b[y].name, " swapped: copy has ", c[x].name,
+                                       " at #", x, " and ", c[y].name, " at #", y));
+        done.insert(x);
+        done.insert(y);
+        d.distance += 2;
+        break;
+      }
+    }
+    if (!done.count(x)) {
+      d.parts.push_back(absl::StrCat("#", x, ": copy names ", c[x].name, ", builder ", b[x].name));
+      done.insert(x);
+      ++d.distance;
+    }
+  }
+  return d;
+}
+
+// Alignment of lists of different length (longest common subsequence on name, or on type for
+// unnamed copies), then what is missing from or extra in the copy.
+Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
+  Diff d;
+  d.parts.push_back(absl::StrCat("copy has ", c.size(), " arguments, builder has ", b.size()));
+  d.distance = 2 * static_cast<int>(b.size() > c.size() ? b.size() - c.size() : c.size() - b.size());
+  if (countOnly) return d;
+  bool named = std::any_of(c.begin(), c.end(), [](const KernelArg& a) { return !a.name.empty(); });
+  auto eq = [&](const KernelArg& x, const KernelArg& y) {
+    return named ? (x.name == y.name) : (sameType(x, y));
+  };
+  size_t n = b.size(), m = c.size();
+  std::vector<std::vector<int>> L(n + 1, std::vector<int>(m + 1, 0));
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = m; j-- > 0;)
+      L[i][j] = eq(b[i], c[j]) ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
+  std::vector<std::string> missing, extra, typeDiffs;
+  size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && eq(b[i], c[j])) {
+      if (!sameType(b[i], c[j]))
+        typeDiffs.push_back(absl::StrCat("#", i, " ", label(b[i]), ": copy ", kindSize(c[j]), ", builder ",
+                                         kindSize(b[i])));
+      ++i, ++j;
+    } else if (i < n && (j == m || L[i + 1][j] >= L[i][j + 1])) {
+      missing.push_back(absl::StrCat(label(b[i]), " (", kindSize(b[i]), ") at #", i));
+      ++i;
+    } else {
+      extra.push_back(absl::StrCat(label(c[j]), " (", kindSize(c[j]), ") at #", j));
+      ++j;
+    }
+  }
+  if (!missing.empty()) d.parts.push_back("missing " + absl::StrJoin(missing, ", "));
+  if (!extra.empty()) d.parts.push_back("extra " + absl::StrJoin(extra, ", "));
+  for (auto& t : typeDiffs) d.parts.push_back(t);
+  d.distance += static_cast<int>(typeDiffs.size());
+  return d;
+}
+
+Diff diffLists(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
+  return b.size() == c.size() ? positional(b, c, countOnly) : aligned(b, c, countOnly);
+}
+
+std::string joinDiff(const Diff& d) {
+  if (d.parts.empty()) return "";
+  std::string s = d.parts[0];
+  for (size_t i = 1; i < d.parts.size(); ++i) s += (i == 1 && d.parts[0].starts_with("copy has") ? ": " : "; ") + d.parts[i];
+  return s;
+}
+
+std::vector<std::string> names(const std::vector<KernelArg>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args)
+    if (!a.name.empty()) out.push_back(a.name);
+  return out;
+}
+
+// How many of the copy's names the builder's closest list shares; and whether one list
+// (or the list without its conditional arguments) has exactly the copy's names in order.
+struct NameMatch {
+  size_t common = 0;
+  bool exact = false;
+};
+
+NameMatch nameMatch(const PyBuilder& b, const CppArgList& copy) {
+  NameMatch best;
+  std::vector<std::string> cn = names(copy.args);
+  std::set<std::string> cs(cn.begin(), cn.end());
+  for (const auto& abi : b.abis) {
+    std::vector<std::string> full = names(abi.args), unc = names(unconditional(abi.args));
+    if (!cn.empty() && (cn == full || cn == unc)) best.exact = true;
+    size_t common = 0;
+    for (const auto& x : std::set<std::string>(full.begin(), full.end())) common += cs.count(x);
+    best.common = std::max(best.common, common);
+  }
+  return best;
+}
+
+bool related(const NameMatch& m, const CppArgList& copy) {
+  size_t own = names(copy.args).size();
+  return m.exact || (m.common >= 2 && 2 * m.common >= own);
+}
+
+std::string formName(CppArgList::Form f) {
+  switch (f) {
+    case CppArgList::Form::Static: return "static";
+    case CppArgList::Form::Lambda: return "lambda";
+    case CppArgList::Form::Launch: return "launch";
+  }
+  return "";
+}
+
+struct Declared {
+  std::string manifest;
+  std::string module, builder, sourceModule, symbol;
+  bool test = false;
+};
+
+bool symbolMatches(const std::string& want, const std::string& have) {
+  if (want.empty()) return true;
+  if (want == have) return true;
+  auto tail = [](const std::string& s) {
+    auto p = s.rfind("::");
+    return p == std::string::npos ? s : s.substr(p + 2);
+  };
+  return tail(want) == tail(have) && (want.find("::") == std::string::npos || have.find("::") == std::string::npos);
+}
+
+std::string stem(const std::string& path) {
+  auto slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto dot = base.find('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+}  // namespace
+
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
+  Comparison best;
+  best.distance = 1 << 30;
+  const bool countOnly = copy.form == CppArgList::Form::Launch;
+  for (const auto& abi : builder.abis) {
+    Comparison c;
+    c.abi = &abi;
+    for (const auto& a : abi.args)
+      if (!typeKnown(a) && !countOnly)
+        c.unresolved.push_back(a.name + (a.unresolvedReason.empty() ? "" : ": " + a.unresolvedReason));
+    Diff full = diffLists(abi.args, copy.args, countOnly);
+    if (full.parts.empty()) {
+      c.outcome = Comparison::Outcome::Agree;
+      c.distance = 0;
+    } else {
+      std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
+      Diff unc = diffLists(bu, cu, countOnly);
+      if (bu.size() != abi.args.size() && unc.parts.empty()) {
+        c.outcome = Comparison::Outcome::AgreeWithoutConditional;
+        c.distance = 0;
+        std::vector<std::string> cond;
+        for (const auto& a : abi.args)
+          if (a.conditional) cond.push_back(absl::StrCat(a.name, " (if ", a.condition, ")"));
+        c.message = "copy leaves out the conditional argument" + std::string(cond.size() > 1 ? "s " : " ") +
+                    absl::StrJoin(cond, ", ");
+      } else {
+        c.outcome = Comparison::Outcome::Disagree;
+        c.distance = full.distance + 1;
+        c.message = joinDiff(full);
+      }
+    }
+    if (builder.abis.size() > 1 && c.outcome == Comparison::Outcome::Disagree)
+      c.message = absl::StrCat(c.message, abi.guard.empty() ? "" : absl::StrCat(" (vs the ", abi.origin, " list, when ", abi.guard, ")"));
+    auto rank = [](const Comparison& x) {
+      return x.outcome == Comparison::Outcome::Agree ? 0 : x.outcome == Comparison::Outcome::AgreeWithoutConditional ? 1 : 2;
+    };
+    if (rank(c) < rank(best) || (rank(c) == rank(best) && c.distance < best.distance) || !best.abi) best = c;
+  }
+  if (!best.abi) {
+    best.outcome = Comparison::Outcome::Disagree;
+    best.message = absl::StrCat(builder.name, " declares no argument list");
+  }
+  return best;
+}
+
+std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout) {
+  // Builders by module.
+  std::map<std::string, std::vector<BuilderRef>> byModule;
+  std::vector<BuilderRef> all;
+  for (const auto& [path, f] : facts.files)
+    for (const auto& b : f->builders) {
+      byModule[path].push_back({path, &b});
+      all.push_back({path, &b});
+    }
+  auto findBuilder = [&](const std::string& module, const std::string& name) -> std::optional<BuilderRef> {
+    auto it = byModule.find(module);
+    if (it == byModule.end()) return std::nullopt;
+    for (const auto& b : it->second)
+      if (b.builder->name == name || b.builder->name.ends_with("." + name)) return b;
+    return std::nullopt;
+  };
+
+  // Declared kernargs surfaces by C++ file.
+  std::map<std::string, std::vector<Declared>> declared;
+  for (const auto& [path, f] : facts.files) {
+    if (!f->manifest) continue;
+    const Manifest& m = *f->manifest;
+    Layout l = layout;
+    if (!m.providerRoot.empty()) l.libraryRoot = m.providerRoot + "/rocke/library";
+    for (const auto& s : m.surfaces) {
+      if (s.name != "kernargs") continue;
+      Declared d{path, l.libraryPath(s.pythonPath), s.pythonSymbol.empty() ? m.builder : s.pythonSymbol,
+                 m.source.empty() ? "" : l.libraryPath(m.source), s.cppSymbol, false};
+      if (!s.cppPath.empty()) declared[s.cppPath].push_back(d);
+      if (!s.testPath.empty()) {
+        d.test = true;
+        d.symbol.clear();
+        declared[s.testPath].push_back(d);
+      }
+    }
+  }
+
+  std::vector<KernargsPair> out;
+  std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with
+  std::map<std::string, BuilderRef> builderByKey;
+  std::vector<KernargsPair> pendingByFileName;
+
+  for (const auto& [path, f] : facts.files) {
+    std::map<std::string, int> ordinals;
+    for (const auto& list : f->lists) {
+      KernargsPair p;
+      std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
+      p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
+      const bool named = list.named && list.form != CppArgList::Form::Launch;
+
+      const Declared* decl = nullptr;
+      if (auto it = declared.find(path); it != declared.end())
+        for (const auto& d : it->second)
+          if (symbolMatches(d.symbol, list.symbol)) { decl = &d; break; }
+
+      if (decl) {
+        p.declared = true;
+        p.manifest = decl->manifest;
+        auto declaredBuilder = findBuilder(decl->module, decl->builder);
+        if (!named) {
+          if (declaredBuilder) p.builder = declaredBuilder;
+          else p.note = absl::StrCat("declared builder ", decl->builder, " not found in ", decl->module);
+        } else {
+          // The declared builder first, then the builder whose names match in the surface's
+          // module and the manifest's source module, then the closest related one.
+          std::vector<BuilderRef> cands;
+          if (declaredBuilder) cands.push_back(*declaredBuilder);
+          for (const std::string& mod : {decl->module, decl->sourceModule})
+            if (auto it = byModule.find(mod); it != byModule.end())
+              for (const auto& b : it->second)
+                if (!declaredBuilder || b.key() != declaredBuilder->key()) cands.push_back(b);
+          std::optional<BuilderRef> exact, closest;
+          size_t bestCommon = 0;
+          for (const auto& b : cands) {
+            NameMatch nm = nameMatch(*b.builder, list);
+            if (nm.exact && !exact) exact = b;
+            if (related(nm, list) && nm.common > bestCommon) { bestCommon = nm.common; closest = b; }
+          }
+          if (declaredBuilder && related(nameMatch(*declaredBuilder->builder, list), list)) p.builder = declaredBuilder;
+          else if (exact) p.builder = exact;
+          else if (closest) p.builder = closest;
+          else p.note = absl::StrCat("shares too few names with ", decl->builder, " (or any builder of ",
+                                     decl->module, ") to compare");
+        }
+      } else if (named) {
+        std::optional<BuilderRef> exact, closest;
+        size_t bestCommon = 0;
+        for (const auto& b : all) {
+          NameMatch nm = nameMatch(*b.builder, list);
+          if (nm.exact && !exact) exact = b;
+          if (related(nm, list) && nm.common > bestCommon) { bestCommon = nm.common; closest = b; }
+        }
+        if (exact) p.builder = exact;
+        else if (closest) {
+          p.builder = closest;
+          p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+        } else continue;  // not a copy of any known builder
+      } else {
+        pendingByFileName.push_back(std::move(p));
+        continue;
+      }
+      if (p.builder && named) {
+        builderOfFile.emplace(path, p.builder->key());
+        builderByKey.emplace(p.builder->key(), *p.builder);
+      }
+      if (p.builder && p.declared) {
+        builderOfFile.emplace(path, p.builder->key());
+        builderByKey.emplace(p.builder->key(), *p.builder);
+      }
+      out.push_back(std::move(p));
+    }
+  }
+
+  // Unnamed lists and launch calls outside any manifest: pair through the file name
+  // (Test<Name>Signature.cpp <-> <Name>Native.cpp), or with the builder the same file's named
+  // lists paired with.
+  for (auto& p : pendingByFileName) {
+    std::optional<BuilderRef> b;
+    if (auto it = builderOfFile.find(p.copy.path); it != builderOfFile.end()) b = builderByKey.at(it->second);
+    if (!b) {
+      std::string s = stem(p.copy.path);
+      std::string name = s;
+      if (name.starts_with("Test")) name = name.substr(4);
+      for (const char* suffix : {"Signature", "Geometry", "Matchers", "Packs", "Native"})
+        if (name.ends_with(suffix) && name.size() > std::strlen(suffix)) {
+          name = name.substr(0, name.size() - std::strlen(suffix));
+          break;
+        }
+      for (const auto& [file, key] : builderOfFile)
+        if (stem(file) == name + "Native") { b = builderByKey.at(key); break; }
+      if (b) p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
+    }
+    if (!b) continue;
+    p.builder = b;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace impact

@@ -1,0 +1,54 @@
+// The kernargs contract (SPEC R2.1–R2.3): which copy of an argument list pairs with which
+// builder, and how a copy compares with the builder's argument lists.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/TreeFacts.h"
+#include "model/Facts.h"
+#include "model/Layout.h"
+
+namespace impact {
+
+struct BuilderRef {
+  std::string path;  // the Python module
+  const PyBuilder* builder = nullptr;
+  std::string key() const { return path + "|" + builder->name; }
+};
+
+struct CopyRef {
+  std::string path;  // the C++ file
+  const CppArgList* list = nullptr;
+  std::string key;   // stable across revisions: path, form, symbol, variable, ordinal
+};
+
+struct KernargsPair {
+  CopyRef copy;
+  std::optional<BuilderRef> builder;  // empty: the copy could not be paired (see note)
+  bool declared = false;              // paired through a manifest kernargs surface
+  std::string manifest;               // that manifest's path
+  std::string note;                   // why unpaired, or how it was paired when not by name
+};
+
+// Pairs every copy in the tree with its builder (R2.3). Copies that pair with nothing and
+// are not declared in a manifest are left out.
+std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout);
+
+struct Comparison {
+  enum class Outcome { Agree, AgreeWithoutConditional, Disagree };
+  Outcome outcome = Outcome::Disagree;
+  const PyAbi* abi = nullptr;       // the builder's list the copy was compared with
+  std::string message;              // what differs; empty when they agree
+  std::vector<std::string> unresolved;  // builder arguments whose type could not be resolved
+  int distance = 0;
+};
+
+// Compares a copy with every argument list of the builder and keeps the closest (R2.1, R2.2).
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy);
+
+// "by_value/4", "global_buffer/8", "?" for unknown.
+std::string kindSize(const KernelArg& a);
+
+}  // namespace impact

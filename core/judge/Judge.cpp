@@ -1,0 +1,253 @@
+#include "judge/Judge.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "contracts/Kernargs.h"
+#include "judge/Archs.h"
+
+namespace impact {
+
+namespace {
+
+bool touched(const Revision& base, const Revision& head, const std::string& path) {
+  const FileRef* a = base.snap.find(path);
+  const FileRef* b = head.snap.find(path);
+  if (!a || !b) return a != b;
+  return a->id != b->id;
+}
+
+const PyBuilder* findBuilder(const TreeFacts& facts, const std::string& path, const std::string& name) {
+  const FileFacts* f = facts.find(path);
+  if (!f) return nullptr;
+  for (const auto& b : f->builders)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+std::vector<std::string> sorted(const std::set<std::string>& s) { return {s.begin(), s.end()}; }
+
+Location builderLoc(const BuilderRef& b) {
+  return {b.path, b.builder->range.line + 1, b.builder->name, b.builder->range};
+}
+
+Location copyLoc(const CopyRef& c) {
+  std::string sym = c.list->symbol;
+  if (!c.list->variable.empty()) sym = sym.empty() ? c.list->variable : sym + " " + c.list->variable;
+  if (c.list->form == CppArgList::Form::Launch) sym = (sym.empty() ? "" : sym + " ") + "launch(...)";
+  if (sym.empty()) sym = "(list)";
+  return {c.path, c.list->range.line + 1, sym, c.list->range};
+}
+
+std::string parseProblem(const TreeFacts& facts, const std::string& path) {
+  const FileFacts* f = facts.find(path);
+  if (!f || f->ok) return "";
+  return absl::StrCat(path, " could not be read: ", f->error);
+}
+
+bool isSurfaceFile(const FileFacts* f, const Layout& layout) {
+  if (!f) return false;
+  switch (f->kind) {
+    case FileKind::Python: return true;  // any module of the rocKE trees
+    case FileKind::Cpp: return !f->lists.empty();
+    case FileKind::Manifest: return true;
+    case FileKind::Descriptor: return true;
+    case FileKind::Other: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout) {
+  std::vector<Row> rows;
+  ArchIndex headArchs(head.facts, layout), baseArchs(base.facts, layout);
+  auto builderArchs = [&](const std::string& module, const std::string& name) {
+    auto s = headArchs.forBuilder(module, name);
+    auto b = baseArchs.forBuilder(module, name);
+    s.insert(b.begin(), b.end());
+    return s;
+  };
+
+  std::vector<KernargsPair> headPairs = pairKernargs(head.facts, layout);
+  std::vector<KernargsPair> basePairs = pairKernargs(base.facts, layout);
+  std::map<std::string, const KernargsPair*> baseByCopy;
+  for (const auto& p : basePairs) baseByCopy.emplace(p.copy.key, &p);
+  std::set<std::string> headCopyKeys;
+  // Paths whose change a pair row explains (a changed or mismatch row reads them).
+  std::set<std::string> explained, covered;
+
+  for (const auto& p : headPairs) {
+    headCopyKeys.insert(p.copy.key);
+    const std::string& cPath = p.copy.path;
+    if (!p.builder) {
+      if (!touched(base, head, cPath) && !(p.declared && touched(base, head, p.manifest))) continue;
+      Row r;
+      r.contract = "kernargs";
+      r.status = Status::Changed;
+      r.mirror = copyLoc(p.copy);
+      r.message = p.note;
+      r.key = "kernargs|" + p.copy.key;
+      r.archs = sorted({archFromPath(cPath)});
+      if (r.archs.size() == 1 && r.archs[0].empty()) r.archs.clear();
+      explained.insert(cPath);
+      covered.insert(cPath);
+      rows.push_back(std::move(r));
+      continue;
+    }
+    const BuilderRef& b = *p.builder;
+    bool manifestTouched = p.declared && touched(base, head, p.manifest);
+    if (!touched(base, head, b.path) && !touched(base, head, cPath) && !manifestTouched) continue;
+
+    Row r;
+    r.contract = "kernargs";
+    r.python = builderLoc(b);
+    r.mirror = copyLoc(p.copy);
+    r.key = "kernargs|" + p.copy.key;
+    r.archs = sorted(builderArchs(b.path, b.builder->name));
+    covered.insert(b.path);
+    covered.insert(cPath);
+
+    Comparison now = compareCopy(*b.builder, *p.copy.list);
+    const KernargsPair* bp = nullptr;
+    if (auto it = baseByCopy.find(p.copy.key); it != baseByCopy.end()) bp = it->second;
+    std::optional<Comparison> before;
+    if (bp && bp->builder) before = compareCopy(*bp->builder->builder, *bp->copy.list);
+
+    const PyBuilder* baseBuilder = findBuilder(base.facts, b.path, b.builder->name);
+    bool builderChanged = !baseBuilder || baseBuilder->fingerprint != b.builder->fingerprint;
+    bool copyChanged = !bp || bp->copy.list->fingerprint != p.copy.list->fingerprint;
+    std::vector<std::string> moved;
+    if (builderChanged) moved.push_back("builder");
+    if (copyChanged) moved.push_back("copy");
+
+    std::string problem = parseProblem(head.facts, b.path);
+    if (problem.empty()) problem = parseProblem(head.facts, cPath);
+
+    std::string lead = p.note.empty() ? "" : p.note + "; ";
+    if (!problem.empty()) {
+      r.status = Status::Changed;
+      r.message = problem;
+    } else if (now.outcome == Comparison::Outcome::Disagree) {
+      r.status = Status::Mismatch;
+      r.preexisting = before && before->outcome == Comparison::Outcome::Disagree;
+      r.message = lead + now.message;
+      if (r.preexisting) r.message += " (already so at the base)";
+    } else if (builderChanged || copyChanged ||
+               (now.outcome == Comparison::Outcome::AgreeWithoutConditional &&
+                (!before || before->outcome == Comparison::Outcome::Agree))) {
+      r.status = Status::Changed;
+      std::string what = now.outcome == Comparison::Outcome::Agree
+                             ? absl::StrCat("agrees (", now.abi ? now.abi->args.size() : 0, " arguments)")
+                             : now.message;
+      r.message = lead + what + (moved.empty() ? "" : "; " + absl::StrJoin(moved, " and ") + " changed in code");
+    } else {
+      r.status = Status::Inert;
+      r.message = lead + "only comments or whitespace changed";
+    }
+    if (!now.unresolved.empty() && r.status != Status::Inert)
+      r.message += "; type not resolved for " + absl::StrJoin(now.unresolved, ", ");
+    if (r.status != Status::Inert) {
+      explained.insert(b.path);
+      explained.insert(cPath);
+    }
+    rows.push_back(std::move(r));
+  }
+
+  // A copy that paired at the base and pairs with nothing now (its builder went away).
+  for (const auto& p : basePairs) {
+    if (!p.builder || headCopyKeys.count(p.copy.key)) continue;
+    const FileFacts* hf = head.facts.find(p.copy.path);
+    if (!hf) continue;  // the copy's file is gone too
+    bool stillThere = false;
+    for (const auto& l : hf->lists)
+      if (l.symbol == p.copy.list->symbol && l.form == p.copy.list->form) stillThere = true;
+    if (!stillThere) continue;
+    Row r;
+    r.contract = "kernargs";
+    r.status = Status::Mismatch;
+    r.python = builderLoc(*p.builder);
+    r.python.line = 0;
+    r.mirror = copyLoc(p.copy);
+    r.message = absl::StrCat("the copy paired with ", p.builder->builder->name,
+                             " at the base; no builder matches it now");
+    r.key = "kernargs|" + p.copy.key;
+    r.archs = sorted(builderArchs(p.builder->path, p.builder->builder->name));
+    explained.insert(p.copy.path);
+    explained.insert(p.builder->path);
+    rows.push_back(std::move(r));
+  }
+
+  // Touched surface files whose change no pair row explains.
+  std::set<std::string> paths;
+  for (const auto& [path, _] : head.facts.files) paths.insert(path);
+  for (const auto& [path, _] : base.facts.files) paths.insert(path);
+  for (const auto& path : paths) {
+    if (!touched(base, head, path)) continue;
+    const FileFacts* hf = head.facts.find(path);
+    const FileFacts* bf = base.facts.find(path);
+    if (!isSurfaceFile(hf, layout) && !isSurfaceFile(bf, layout)) continue;
+    const FileFacts* any = hf ? hf : bf;
+    Row r;
+    r.contract = any->kind == FileKind::Python ? "kernel-code"
+                 : any->kind == FileKind::Cpp  ? "copy-file"
+                 : any->kind == FileKind::Manifest ? "manifest"
+                                                   : "descriptor";
+    r.key = r.contract + "|" + path;
+    Location loc{path, 0, "", {}};
+    if (any->kind == FileKind::Python) r.python = loc;
+    else r.mirror = loc;
+    std::set<std::string> archs;
+    if (any->kind == FileKind::Python) {
+      archs = headArchs.forModule(path);
+      auto b = baseArchs.forModule(path);
+      archs.insert(b.begin(), b.end());
+    } else if (any->kind == FileKind::Descriptor) {
+      for (const FileFacts* f : {hf, bf})
+        if (f && f->descriptor) archs.insert(f->descriptor->arch.begin(), f->descriptor->arch.end());
+    } else if (any->kind == FileKind::Manifest) {
+      for (const FileFacts* f : {hf, bf})
+        if (f && f->manifest && !f->manifest->arch.empty()) archs.insert(f->manifest->arch);
+    } else if (std::string a = archFromPath(path); !a.empty()) {
+      archs.insert(a);
+    }
+    r.archs = sorted(archs);
+    if (!hf) {
+      r.status = Status::Changed;
+      r.message = "removed";
+    } else if (!hf->ok) {
+      r.status = Status::Changed;
+      r.message = absl::StrCat("could not be read: ", hf->error);
+    } else if (!bf) {
+      r.status = Status::Changed;
+      r.message = "added";
+    } else if (hf->fingerprint != bf->fingerprint) {
+      if (explained.count(path)) continue;
+      r.status = Status::Changed;
+      r.message = any->kind == FileKind::Python ? "code changed outside the argument lists compared above"
+                                                : "content changed";
+    } else {
+      if (covered.count(path)) continue;
+      r.status = Status::Inert;
+      r.message = any->kind == FileKind::Python || any->kind == FileKind::Cpp
+                      ? "only comments or whitespace changed"
+                      : "no value changed";
+    }
+    if (!hf && explained.count(path)) continue;
+    rows.push_back(std::move(r));
+  }
+
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    if (a.status != b.status) return a.status < b.status;
+    const std::string& pa = a.mirror.empty() ? a.python.path : a.mirror.path;
+    const std::string& pb = b.mirror.empty() ? b.python.path : b.mirror.path;
+    if (pa != pb) return pa < pb;
+    return a.mirror.line < b.mirror.line;
+  });
+  return rows;
+}
+
+}  // namespace impact

@@ -1,0 +1,34 @@
+// Where things live in the monorepo (DOMAIN.md §1). Defaults match the real repository;
+// every path is repository-relative and can be overridden.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace impact {
+
+struct Layout {
+  std::string providerRoot = "dnn-providers/hip-kernel-provider";
+  // Python kernel library (descriptor `source` and manifest `python_source` are relative to it).
+  std::string libraryRoot = "dnn-providers/hip-kernel-provider/rocke/library";
+  // Trees whose files are analysed; everything else is outside the surface.
+  std::vector<std::string> pythonRoots = {"dnn-providers/hip-kernel-provider/rocke/",
+                                          "dnn-providers/hip-kernel-provider/descriptor-packaging/"};
+  std::vector<std::string> cppRoots = {"dnn-providers/hip-kernel-provider/src/",
+                                       "projects/hipdnn/plugin_sdk/include/"};
+  std::vector<std::string> manifestRoots = {"projects/hipdnn/tools/IngestorGenerator/configs/"};
+  std::vector<std::string> descriptorRoots = {"dnn-providers/hip-kernel-provider/"};
+  std::string packsDir = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/";
+
+  // Is the file one impactd extracts facts from?
+  bool analysed(std::string_view path) const;
+  // "kernels/gfx950/a.py" -> "<libraryRoot>/kernels/gfx950/a.py"
+  std::string libraryPath(std::string_view relative) const;
+};
+
+// The architecture a path names: ".../kernels/gfx950/x.py" -> "gfx950",
+// "Gfx942FooNative.cpp" -> "gfx942"; "" when none.
+std::string archFromPath(std::string_view path);
+
+}  // namespace impact

@@ -1,0 +1,52 @@
+// What judgement produces: one row per contract touched by the change, and the rollup.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/Facts.h"
+
+namespace impact {
+
+enum class Status { Mismatch, Changed, Inert, Outside };
+const char* statusName(Status s);
+
+struct Location {
+  std::string path;
+  uint32_t line = 0;      // 1-based; 0 when not known
+  std::string symbol;
+  SourceRange range;      // 0-based, for editors
+  bool empty() const { return path.empty(); }
+};
+
+struct Row {
+  std::string contract;   // "kernargs", ...
+  Status status = Status::Changed;
+  bool preexisting = false;  // the mismatch was already there at the base
+  Location python;        // the builder side
+  Location mirror;        // the copy
+  std::string message;
+  std::vector<std::string> archs;  // device runs that would settle a changed row
+  std::string key;        // stable identity of the contract (pairs rows across revisions)
+};
+
+struct Rollup {
+  std::string verdict;    // "BREAKS" | "NEEDS-DEVICE" | "NONE" | "N/A"
+  std::vector<std::string> archs;  // for NEEDS-DEVICE
+  std::string line() const;        // "Runtime impact: NEEDS-DEVICE gfx950"
+};
+
+struct Report {
+  std::string base, head;   // commit ids, or "working tree"
+  std::string mergeBase;
+  std::vector<Row> rows;
+  Rollup rollup;
+  std::vector<std::string> notes;
+};
+
+// SPEC R3.3: BREAKS if any mismatch the change brings; else NEEDS-DEVICE with the archs of the
+// changed rows; else NONE when rows exist (touched only inertly); else N/A.
+// A pre-existing mismatch does not make the change BREAK (it is reported, and noted).
+Rollup rollUp(const std::vector<Row>& rows);
+
+}  // namespace impact

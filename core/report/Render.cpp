@@ -1,0 +1,61 @@
+#include "report/Render.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace impact {
+
+namespace {
+std::string where(const Location& l) {
+  if (l.empty()) return "-";
+  std::string s = l.line ? absl::StrCat(l.path, ":", l.line) : l.path;
+  if (!l.symbol.empty()) s += " " + l.symbol;
+  return s;
+}
+
+nlohmann::json loc(const Location& l) {
+  if (l.empty()) return nullptr;
+  return {{"path", l.path}, {"line", l.line}, {"symbol", l.symbol}};
+}
+}  // namespace
+
+std::string renderText(const Report& r) {
+  std::string out;
+  for (const auto& row : r.rows) {
+    std::string status = statusName(row.status);
+    if (row.preexisting) status += " (pre-existing)";
+    absl::StrAppend(&out, status, "  ", row.contract, "  ", where(row.python), "  <->  ", where(row.mirror),
+                    "  ", row.message);
+    if (row.status == Status::Changed && !row.archs.empty())
+      absl::StrAppend(&out, "  [device: ", absl::StrJoin(row.archs, ", "), "]");
+    out += "\n";
+  }
+  for (const auto& n : r.notes) absl::StrAppend(&out, "note: ", n, "\n");
+  absl::StrAppend(&out, r.rollup.line(), "\n");
+  return out;
+}
+
+std::string renderJson(const Report& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    rows.push_back({{"contract", row.contract},
+                    {"status", statusName(row.status)},
+                    {"preexisting", row.preexisting},
+                    {"python", loc(row.python)},
+                    {"mirror", loc(row.mirror)},
+                    {"message", row.message},
+                    {"archs", row.archs}});
+  }
+  nlohmann::json j = {{"schema", 1},
+                      {"base", r.base},
+                      {"merge_base", r.mergeBase},
+                      {"head", r.head},
+                      {"rollup", {{"verdict", r.rollup.verdict}, {"archs", r.rollup.archs}}},
+                      {"rows", rows},
+                      {"notes", r.notes}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace impact
