@@ -96,6 +96,23 @@ std::string FixtureRepo::commit(const std::string& message) {
   return id;
 }
 
+std::string exampleDir() { return IMPACT_EXAMPLE_DIR; }
+
+MonorepoFixture::MonorepoFixture() {
+  fs::copy(fs::path(exampleDir()) / "monorepo", dir(), fs::copy_options::recursive);
+  commit("Example monorepo");
+  git("checkout -q -b feature");
+}
+
+int MonorepoFixture::lineOf(const std::string& path, const std::string& needle) const {
+  std::istringstream in(read(path));
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(needle) != std::string::npos) return n;
+  ADD_FAILURE() << "'" << needle << "' not in " << path;
+  return -1;
+}
+
 RunResult impact(const std::string& args, const std::string& cwd) {
   return run(shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " " + args, cwd);
 }

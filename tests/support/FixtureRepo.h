@@ -50,6 +50,33 @@ class FixtureRepo {
   std::string dir_;
 };
 
+// The bundled example monorepo (examples/monorepo) committed on main, with a branch
+// `feature` checked out at the same commit: each scenario edits it and commits or not.
+class MonorepoFixture : public FixtureRepo {
+ public:
+  MonorepoFixture();
+  static constexpr const char* kAttention =
+      "dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/attention_dense.py";
+  static constexpr const char* kRmsNorm =
+      "dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/rms_norm.py";
+  static constexpr const char* kAttentionPack =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950AttentionDenseNative.cpp";
+  static constexpr const char* kRmsNormPack =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950RmsNormNative.cpp";
+  static constexpr const char* kAttentionPin =
+      "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs/"
+      "TestGfx950AttentionDenseSignature.cpp";
+  static constexpr const char* kRmsNormPin =
+      "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs/"
+      "TestGfx950RmsNormSignature.cpp";
+  static constexpr const char* kProfile =
+      "projects/hipdnn/tools/IngestorGenerator/configs/gfx950_attention_dense.profile.yaml";
+  // 1-based line of the first line containing `needle` in the file.
+  int lineOf(const std::string& path, const std::string& needle) const;
+};
+
+std::string exampleDir();
+
 // Runs build/bin/impact with the arguments; cwd defaults to the fixture.
 RunResult impact(const std::string& args, const std::string& cwd = "");
 

@@ -426,9 +426,11 @@ TEST(RepositoryTest, ReadsFromSeveralThreadsAtOnce) {
   EXPECT_EQ(failures.load(), 0);
 }
 
-TEST(RepositoryTest, WorkdirSnapshotOfManyFilesIsFast) {
+// Speed is measured in the benchmark target; this checks the property that makes it fast:
+// unchanged files are taken from HEAD's tree, never read from disk.
+TEST(RepositoryTest, WorkdirSnapshotReadsOnlyChangedFiles) {
   FixtureRepo f;
-  constexpr int kFiles = 20000;
+  constexpr int kFiles = 2000;
   for (int i = 0; i < kFiles; ++i)
     f.write("d" + std::to_string(i % 100) + "/f" + std::to_string(i) + ".txt", std::to_string(i) + "\n");
   f.commit("many");
@@ -437,18 +439,15 @@ TEST(RepositoryTest, WorkdirSnapshotOfManyFilesIsFast) {
 
   auto repo = openOrDie(f.dir());
   ASSERT_TRUE(repo);
-  auto start = std::chrono::steady_clock::now();
   auto snap = repo->workdirSnapshot();
-  auto elapsed = std::chrono::steady_clock::now() - start;
   ASSERT_TRUE(snap.ok()) << snap.status();
   EXPECT_EQ(snap->files.size(), static_cast<size_t>(kFiles + 1));
   EXPECT_EQ(snap->read("d7/f7.txt").value_or("?"), "changed\n");
   EXPECT_EQ(snap->read("new/n.txt").value_or("?"), "new\n");
   EXPECT_EQ(snap->find("d8/f8.txt")->data, nullptr);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
-  RecordProperty("workdir_snapshot_ms", static_cast<int>(ms));
-  std::cout << "workdirSnapshot of " << kFiles << " files: " << ms << " ms\n";
-  EXPECT_LT(ms, 3000);
+  size_t inMemory = 0;
+  for (const auto& [path, ref] : snap->files) inMemory += ref.data != nullptr;
+  EXPECT_EQ(inMemory, 2u);
 }
 
 }  // namespace

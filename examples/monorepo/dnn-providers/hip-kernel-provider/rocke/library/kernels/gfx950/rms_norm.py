@@ -22,13 +22,14 @@ def rms_norm_signature(spec):
     return sig.build()
 
 
+def _ir_type(name):
+    if name.startswith("ptr<"):
+        return PtrType(F32, "global")
+    return {"i32": I32, "f32": F32}[name]
+
+
 def build_rms_norm(spec, *, arch="gfx950"):
     b = IRBuilder("rms_norm")
-    b.param("x_ptr", PtrType(F32, "global"), readonly=True)
-    b.param("weight_ptr", PtrType(F32, "global"), readonly=True)
-    b.param("y_ptr", PtrType(F32, "global"), writeonly=True)
-    if spec.with_residual:
-        b.param("residual_ptr", PtrType(F32, "global"), readonly=True)
-    b.param("rows", I32)
-    b.param("eps", F32)
+    for entry in rms_norm_signature(spec):
+        b.param(entry["name"], _ir_type(entry["type"]))
     return b.finish()

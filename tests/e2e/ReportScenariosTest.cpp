@@ -1,0 +1,288 @@
+// `impact report` end to end: fixture repositories laid out like the monorepo, the real binary.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/FixtureRepo.h"
+
+namespace impact::testing {
+namespace {
+
+using M = MonorepoFixture;
+
+std::string lastLine(const std::string& out) {
+  std::string s = out;
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  auto nl = s.rfind('\n');
+  return nl == std::string::npos ? s : s.substr(nl + 1);
+}
+
+// The rows of a text report whose line contains every needle.
+std::vector<std::string> rowsWith(const std::string& out, std::initializer_list<std::string> needles) {
+  std::vector<std::string> rows;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    bool all = true;
+    for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
+    if (all) rows.push_back(line);
+  }
+  return rows;
+}
+
+RunResult report(M& repo, const std::string& extra = "") {
+  return impact("report --repo " + shellQuote(repo.dir()) + " --base main " + extra);
+}
+
+void addSlidingWindowToBuilder(M& repo) {
+  repo.replace(M::kAttention, "    b.param(\"seqlen_kv\", I32)\n",
+               "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n"
+               "    b.param(\"window_right\", I32)\n    b.param(\"softcap\", F32)\n");
+}
+
+void addSlidingWindowToPack(M& repo) {
+  repo.replace(M::kAttentionPack, "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n",
+               "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n        {\"by_value\", I32, 48, \"window_left\"},\n"
+               "        {\"by_value\", I32, 52, \"window_right\"},\n        {\"by_value\", F32, 56, \"softcap\"},\n");
+  repo.replace(M::kAttentionPack, "                  shape.seqlenKv);",
+               "                  shape.seqlenKv,\n                  shape.windowLeft,\n"
+               "                  shape.windowRight,\n                  shape.softcap);");
+}
+
+TEST(ReportScenarios, BuilderGainsThreeArgumentsPackFollowsPinDoesNot) {
+  M repo;
+  addSlidingWindowToBuilder(repo);
+  addSlidingWindowToPack(repo);
+  repo.commit("sliding window");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  int pinLine = repo.lineOf(M::kAttentionPin, "return {");
+  auto pin = rowsWith(r.out, {"mismatch", "kernargs", std::string(M::kAttentionPin) + ":" + std::to_string(pinLine)});
+  ASSERT_EQ(pin.size(), 1u) << r.out;
+  EXPECT_NE(pin[0].find("copy has 8 arguments, builder has 11"), std::string::npos) << pin[0];
+  EXPECT_NE(pin[0].find("window_left (by_value/4) at #8"), std::string::npos) << pin[0];
+  // The pack followed: its static list and its launch call agree and read changed.
+  auto pack = rowsWith(r.out, {"kernargs", M::kAttentionPack});
+  ASSERT_EQ(pack.size(), 2u) << r.out;
+  for (const auto& row : pack) EXPECT_TRUE(row.starts_with("changed")) << row;
+  // The 5-argument persistent pin still agrees with the persistent body.
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", "expectedPersistentSignature"}).empty()) << r.out;
+  EXPECT_EQ(report(repo, "--fail-on breaks").exitCode, 1);
+}
+
+TEST(ReportScenarios, CommentAndWhitespaceEditsOnBothSidesAreInert) {
+  M repo;
+  repo.replace(M::kAttention, "    b.param(\"scale\", F32)\n",
+               "    # softmax scale, pre-multiplied by log2(e)\n    b.param( \"scale\",  F32 )\n");
+  repo.replace(M::kAttention, "\"\"\"gfx950 dense flash-attention prefill.\"\"\"", "# gfx950 dense attention\n\"\"\"gfx950 dense flash-attention prefill.\"\"\"");
+  repo.replace(M::kAttentionPack, "        {\"by_value\", F32, 32, \"scale\"},\n",
+               "        // softmax scale\n        {\"by_value\",   F32, 32, \"scale\"}, /* f32 */\n");
+  repo.commit("comments");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+  EXPECT_FALSE(rowsWith(r.out, {"inert", "kernargs", M::kAttentionPack}).empty()) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"changed"}).empty()) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch"}).empty()) << r.out;
+}
+
+TEST(ReportScenarios, ConditionalArgumentAddedWithCppUnchangedNeedsADeviceRun) {
+  M repo;
+  repo.replace(M::kAttention, "    # The body is elided",
+               "    if spec.causal:\n        b.param(\"alibi_ptr\", PtrType(F32, \"global\"), readonly=True)\n\n"
+               "    # The body is elided");
+  repo.commit("alibi");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx950") << r.out;
+  auto pack = rowsWith(r.out, {"changed", "kernargs", M::kAttentionPack, "attentionDenseKernelSignature"});
+  ASSERT_EQ(pack.size(), 1u) << r.out;
+  EXPECT_NE(pack[0].find("alibi_ptr (if spec.causal)"), std::string::npos) << pack[0];
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch"}).empty()) << r.out;
+}
+
+TEST(ReportScenarios, TwoCppArgumentNamesSwappedBreaks) {
+  M repo;
+  repo.replace(M::kAttentionPack, "{\"global_buffer\", PTR, 8, \"k_ptr\"}", "{\"global_buffer\", PTR, 8, \"v_ptr\"}");
+  repo.replace(M::kAttentionPack, "{\"global_buffer\", PTR, 16, \"v_ptr\"}", "{\"global_buffer\", PTR, 16, \"k_ptr\"}");
+  repo.commit("swap");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  auto rows = rowsWith(r.out, {"mismatch", M::kAttentionPack, "k_ptr and v_ptr swapped"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+}
+
+TEST(ReportScenarios, ArgumentTypeWidenedBreaks) {
+  M repo;
+  repo.replace(M::kAttention, "    b.param(\"batch\", I32)", "    b.param(\"batch\", I64)");
+  repo.replace(M::kAttention, "from rocke.core.ir import BF16, F16, F32, I32,", "from rocke.core.ir import BF16, F16, F32, I32, I64,");
+  repo.commit("widen batch");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  auto rows = rowsWith(r.out, {"mismatch", M::kAttentionPack, "#5 batch: copy by_value/4, builder by_value/8"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"mismatch", M::kAttentionPin}).size(), 1u) << r.out;
+}
+
+TEST(ReportScenarios, UnrelatedFileChangedIsNotApplicable) {
+  M repo;
+  repo.write("projects/hipdnn/docs/notes.md", "# hipDNN notes\n\nRewritten.\n");
+  repo.write("projects/hipdnn/src/Unrelated.cpp", "int unrelated() { return 1; }\n");
+  repo.commit("docs");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "Runtime impact: N/A\n");
+}
+
+TEST(ReportScenarios, UncommittedBreakInTheWorkingTreeBreaks) {
+  M repo;
+  addSlidingWindowToBuilder(repo);  // not committed
+  repo.write("dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/scratch.py", "X = 1\n");  // untracked
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"mismatch", M::kAttentionPin, "copy has 8 arguments, builder has 11"}).size(), 1u)
+      << r.out;
+  // The same revision as a commit gives the same verdict; the head commit alone (clean) does not.
+  RunResult clean = report(repo, "--head HEAD");
+  EXPECT_EQ(lastLine(clean.out), "Runtime impact: N/A") << clean.out;
+}
+
+TEST(ReportScenarios, SignatureBuilderAgainstTheLambdaPack) {
+  M repo;
+  repo.replace(M::kRmsNorm, "sig = sig.scalar(\"rows\", \"i32\").scalar(\"eps\", \"f32\")",
+               "sig = sig.scalar(\"rows\", \"i32\").scalar(\"eps\", \"f32\").scalar(\"stride\", \"i32\")");
+  repo.commit("rms_norm: stride");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  auto pack = rowsWith(r.out, {"mismatch", "rms_norm_signature", M::kRmsNormPack, "rmsNormKernelSignature"});
+  ASSERT_EQ(pack.size(), 1u) << r.out;
+  EXPECT_NE(pack[0].find("missing stride (by_value/4) at #5"), std::string::npos) << pack[0];
+  EXPECT_EQ(rowsWith(r.out, {"mismatch", "rms_norm_signature", M::kRmsNormPin}).size(), 1u) << r.out;
+
+  // The lambda pack follows (the residual pointer stays conditional on both sides): only the pin breaks.
+  repo.replace(M::kRmsNormPack, "    add(\"by_value\", F32, \"eps\");\n",
+               "    add(\"by_value\", F32, \"eps\");\n    add(\"by_value\", I32, \"stride\");\n");
+  repo.commit("pack follows");
+  r = report(repo);
+  EXPECT_EQ(rowsWith(r.out, {"changed", "rms_norm_signature", M::kRmsNormPack}).size(), 1u) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", M::kRmsNormPack}).empty()) << r.out;
+}
+
+TEST(ReportScenarios, PersistentEarlyReturnAgainstTheFiveArgumentPin) {
+  M repo;
+  // The persistent body changes in code but keeps its five arguments: the pin still agrees.
+  repo.replace(M::kAttention, "IRBuilder(\"attention_dense_persistent\")", "IRBuilder(\"attention_dense_persistent_v2\")");
+  repo.commit("rename persistent kernel");
+  RunResult r = report(repo);
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx950") << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"changed", M::kAttentionPin, "expectedPersistentSignature"}).size(), 1u) << r.out;
+
+  // The persistent body gains an argument: the 5-argument pin breaks.
+  repo.replace(M::kAttention, "    b.param(\"work_items\", I32)\n", "    b.param(\"work_items\", I32)\n    b.param(\"tiles\", I32)\n");
+  repo.commit("persistent: tiles");
+  r = report(repo);
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  auto rows = rowsWith(r.out, {"mismatch", M::kAttentionPin, "expectedPersistentSignature"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(rows[0].find("copy has 5 arguments, builder has 6"), std::string::npos) << rows[0];
+}
+
+TEST(ReportScenarios, SyntaxErrorInASurfaceFileIsChangedWithTheReason) {
+  M repo;
+  repo.replace(M::kAttention, "def build_attention_dense(spec, *, arch=\"gfx950\"):", "def build_attention_dense(spec, *, arch=\"gfx950\"\n");
+  repo.commit("broken");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(lastLine(r.out), "Runtime impact: NONE") << r.out;
+  EXPECT_NE(lastLine(r.out), "Runtime impact: N/A") << r.out;
+  auto rows = rowsWith(r.out, {"changed", M::kAttention, "could not be read: line"});
+  EXPECT_FALSE(rows.empty()) << r.out;
+}
+
+TEST(ReportScenarios, JsonOutputFollowsTheSchema) {
+  M repo;
+  addSlidingWindowToBuilder(repo);
+  repo.commit("builder only");
+  RunResult r = report(repo, "--format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rollup"]["verdict"], "BREAKS");
+  ASSERT_TRUE(j["rows"].is_array());
+  bool sawPin = false;
+  for (const auto& row : j["rows"]) {
+    for (const char* k : {"contract", "status", "preexisting", "python", "mirror", "message"})
+      EXPECT_TRUE(row.contains(k)) << k;
+    if (row["status"] == "mismatch" && row["mirror"].is_object() && row["mirror"]["path"] == M::kAttentionPin) {
+      sawPin = true;
+      EXPECT_EQ(row["python"]["symbol"], "build_attention_dense");
+      EXPECT_EQ(row["python"]["path"], M::kAttention);
+      EXPECT_GT(row["mirror"]["line"].get<int>(), 0);
+      EXPECT_EQ(row["preexisting"], false);
+    }
+  }
+  EXPECT_TRUE(sawPin) << r.out;
+}
+
+TEST(ReportScenarios, PreexistingMismatchIsMarkedAndNotABreak) {
+  M repo;
+  repo.git("checkout -q main");
+  repo.replace(M::kAttentionPin, "        KernelArgument{\"by_value\", 4, 44, \"\"},\n", "");
+  repo.commit("a pin that already drifted");
+  repo.git("checkout -q -b feature2");
+  repo.replace(M::kAttentionPin, "// Restated from", "// Restated (by hand) from");
+  repo.replace(M::kAttentionPin, "RefusesAnExtraArgument)\n{", "RefusesAnExtraArgument)\n{\n    SCOPED_TRACE(\"extra\");");
+  repo.commit("touch the pin");
+  RunResult r = report(repo);
+  auto rows = rowsWith(r.out, {"mismatch (pre-existing)", M::kAttentionPin});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+TEST(ReportCli, UnknownRevisionIsNamed) {
+  M repo;
+  RunResult r = impact("report --repo " + shellQuote(repo.dir()) + " --base no-such-branch");
+  EXPECT_EQ(r.exitCode, 3);
+  EXPECT_NE(r.err.find("unknown revision 'no-such-branch'"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, RepositoryWithoutAMergeBase) {
+  M repo;
+  repo.git("checkout -q --orphan unrelated");
+  repo.commit("unrelated history");
+  RunResult r = impact("report --repo " + shellQuote(repo.dir()) + " --base main");
+  EXPECT_EQ(r.exitCode, 3);
+  EXPECT_NE(r.err.find("no merge base"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, NotAGitRepository) {
+  RunResult r = impact("report --repo /proc/self --base main");
+  EXPECT_EQ(r.exitCode, 3);
+  EXPECT_NE(r.err.find("not a git repository"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(impact("report --repo .").exitCode, 2);                           // no --base
+  EXPECT_EQ(impact("report --base main --format xml").exitCode, 2);           // bad format
+  EXPECT_EQ(impact("report --base main --bogus").exitCode, 2);                // unknown option
+  EXPECT_EQ(impact("frobnicate").exitCode, 2);                                // unknown command
+  RunResult help = impact("report --help");
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.out.find("--target-tip"), std::string::npos);
+}
+
+TEST(ReportCli, FailOnNeedsDevice) {
+  M repo;
+  repo.replace(M::kAttention, "IRBuilder(\"attention_dense\")", "IRBuilder(\"attention_dense_v2\")");
+  repo.commit("rename");
+  EXPECT_EQ(report(repo).exitCode, 0);
+  EXPECT_EQ(report(repo, "--fail-on breaks").exitCode, 0);
+  EXPECT_EQ(report(repo, "--fail-on needs-device").exitCode, 1);
+}
+
+}  // namespace
+}  // namespace impact::testing
