@@ -957,11 +957,11 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out) {
     l.variable = shape.vector;
     TSNode fd = functionDeclarator(def);
     l.range = rangeOf(isNull(fd) ? def : fd);
-    l.fingerprint = codeFingerprint(c.tree, def);
     CallContext ctx;
     LambdaCalls calls(c, shape, site, l.args);
     calls.visit(body, ctx, 0);
     if (l.args.empty()) continue;
+    l.fingerprint = codeFingerprint(c.tree, def);
     for (const KernelArg& a : l.args) l.named = l.named || !a.name.empty();
     out.push_back(std::move(l));
   }

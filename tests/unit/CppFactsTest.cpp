@@ -546,17 +546,11 @@ TEST(CppFacts, GarbageAndErrorsNeverCrash) {
       "auto add = [&](const char* k) {}; add(",
       "kernel.launch(stream, a, b",
       "constexpr auto A = B; constexpr auto B = A; std::vector<KernelArgument> f() { return {{\"x\", A, 0, \"a\"}}; }",
-      std::string(20000, '{') + std::string(20000, '}'),
-      std::string(5000, '(') + "sizeof(int)" + std::string(5000, ')'),
+      std::string(500, '(') + "sizeof(int)" + std::string(500, ')'),
       "\x01\x02 garbage ### @@@ <<<>>> ::: ;;; " + std::string(1000, '<'),
+      "std::vector<KernelArgument> f() { return {{\"by_value\", 99999999999999999999999, 0, \"x\"}, "
+      "{\"by_value\", 1.5f, 0, \"y\"}, {\"by_value\", 0x1'0000'0000, 0, \"z\"}}; }",
   };
-  // A deeply nested if chain around lambda calls.
-  std::string deep = "void f() { auto add = [&](const char* k, uint32_t s, const char* n) { v.push_back(KernelArgument{k, s, 0, n}); };";
-  for (int i = 0; i < 3000; ++i) deep += "if (c) {";
-  deep += "add(\"by_value\", 4, \"x\");";
-  for (int i = 0; i < 3000; ++i) deep += "}";
-  deep += "}";
-  inputs.push_back(deep);
   for (const auto& src : inputs) {
     FileFacts f = facts(src);
     for (const auto& l : f.lists) EXPECT_LE(l.args.size(), 4096u);
@@ -565,6 +559,10 @@ TEST(CppFacts, GarbageAndErrorsNeverCrash) {
   FileFacts cyc = facts(inputs[6]);
   ASSERT_EQ(cyc.lists.size(), 1u);
   EXPECT_FALSE(cyc.lists[0].args[0].resolved);
+  // Sizes that are not 32-bit integers are unresolved, not wrapped.
+  FileFacts bad = facts(inputs[9]);
+  ASSERT_EQ(bad.lists.size(), 1u);
+  for (const auto& a : bad.lists[0].args) EXPECT_FALSE(a.resolved) << a.name;
   // A truncated file still yields what parsed.
   FileFacts partial = facts("constexpr auto PTR = static_cast<uint32_t>(sizeof(void*));\n"
                             "std::vector<KernelArgument> f() { return {{\"global_buffer\", PTR, 0, \"q\"}, "
@@ -573,6 +571,35 @@ TEST(CppFacts, GarbageAndErrorsNeverCrash) {
   EXPECT_FALSE(partial.ok);
   ASSERT_FALSE(partial.lists.empty());
   EXPECT_EQ(names(partial.lists[0]), (std::vector<std::string>{"q", "n"}));
+}
+
+TEST(CppFacts, DeepNestingNeverCrashes) {
+  // Called on the tree directly: the extractor itself walks iteratively and bounds its recursion.
+  std::vector<std::string> inputs = {std::string(200000, '{') + std::string(200000, '}'),
+                                     std::string(50000, '(') + "sizeof(int)" + std::string(50000, ')')};
+  std::string deep = "void f() { auto add = [&](const char* k, uint32_t s, const char* n) { v.push_back(KernelArgument{k, s, 0, n}); };";
+  for (int i = 0; i < 20000; ++i) deep += "if (c) {";
+  deep += "add(\"by_value\", 4, \"x\");";
+  for (int i = 0; i < 20000; ++i) deep += "}";
+  deep += "}";
+  inputs.push_back(deep);
+  std::string shallow = "void f() { auto add = [&](const char* k, uint32_t s, const char* n) { v.push_back(KernelArgument{k, s, 0, n}); };";
+  for (int i = 0; i < 50; ++i) shallow += "if (c" + std::to_string(i) + ") {";
+  shallow += "add(\"by_value\", 4, \"x\");";
+  for (int i = 0; i < 50; ++i) shallow += "}";
+  shallow += "}";
+  for (const auto& src : inputs) {
+    auto tree = SyntaxTree::parse(Lang::Cpp, src);
+    FileFacts f;
+    extractCpp(*tree, f);
+    EXPECT_TRUE(f.lists.empty());  // the call under 20000 ifs is beyond the bounded walk
+  }
+  FileFacts f = facts(shallow);
+  ASSERT_EQ(f.lists.size(), 1u);
+  ASSERT_EQ(f.lists[0].args.size(), 1u);
+  EXPECT_TRUE(f.lists[0].args[0].conditional);
+  EXPECT_TRUE(f.lists[0].args[0].condition.starts_with("c0 && c1 && "));
+  EXPECT_TRUE(f.lists[0].args[0].condition.ends_with("&& c49"));
 }
 
 }  // namespace
