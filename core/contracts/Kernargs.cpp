@@ -223,9 +223,14 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
         c.message = "copy leaves out the conditional argument" + std::string(cond.size() > 1 ? "s " : " ") +
                     absl::StrJoin(cond, ", ");
       } else {
+        // Say what differs against whichever list (with or without the conditional
+        // arguments) the copy is closer to.
+        bool uncCloser = bu.size() != abi.args.size() &&
+                         (unc.distance < full.distance || (cu.size() == bu.size() && copy.args.size() != abi.args.size()));
+        const Diff& closer = uncCloser ? unc : full;
         c.outcome = Comparison::Outcome::Disagree;
-        c.distance = full.distance + 1;
-        c.message = joinDiff(full);
+        c.distance = closer.distance + 1;
+        c.message = joinDiff(closer);
       }
     }
     if (builder.abis.size() > 1 && c.outcome == Comparison::Outcome::Disagree)
@@ -233,7 +238,11 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
     auto rank = [](const Comparison& x) {
       return x.outcome == Comparison::Outcome::Agree ? 0 : x.outcome == Comparison::Outcome::AgreeWithoutConditional ? 1 : 2;
     };
-    if (rank(c) < rank(best) || (rank(c) == rank(best) && c.distance < best.distance) || !best.abi) best = c;
+    // Ties go to the builder's own body (the unguarded list).
+    bool better = !best.abi || rank(c) < rank(best) ||
+                  (rank(c) == rank(best) && (c.distance < best.distance ||
+                                             (c.distance == best.distance && abi.guard.empty() && !best.abi->guard.empty())));
+    if (better) best = c;
   }
   if (!best.abi) {
     best.outcome = Comparison::Outcome::Disagree;

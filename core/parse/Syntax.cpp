@@ -140,7 +140,16 @@ bool isDocstring(TSNode n) {
   if (!is(ts_node_named_child(n, 0), "string")) return false;
   TSNode parent = ts_node_parent(n);
   if (!is(parent, "module") && !is(parent, "block")) return false;
-  if (!ts_node_eq(ts_node_named_child(parent, 0), n)) return false;
+  // The first statement: comments before it are extras, not statements.
+  TSNode first{};
+  for (uint32_t i = 0, c = ts_node_named_child_count(parent); i < c; ++i) {
+    TSNode k = ts_node_named_child(parent, i);
+    if (!is(k, "comment")) {
+      first = k;
+      break;
+    }
+  }
+  if (ts_node_is_null(first) || !ts_node_eq(first, n)) return false;
   if (is(parent, "module")) return true;
   TSNode owner = ts_node_parent(parent);
   return is(owner, "function_definition") || is(owner, "class_definition");
@@ -148,32 +157,50 @@ bool isDocstring(TSNode n) {
 }  // namespace
 
 namespace {
-// Structure-aware: named inner nodes open and close a group, so moving a statement into or
-// out of a block changes the fingerprint even when the token sequence is the same.
-void fingerprintInto(const SyntaxTree& tree, TSNode x, uint64_t& h) {
-  std::string_view t = type(x);
-  if (t == "comment") return;
-  if (tree.lang() == Lang::Python && isDocstring(x)) return;
-  uint32_t n = ts_node_child_count(x);
-  if (n == 0 || t == "string_literal" || t == "raw_string_literal" || t == "char_literal" ||
-      t == "concatenated_string" || (tree.lang() == Lang::Python && t == "string")) {
-    h = fnv1a(t, h);
-    h = fnv1a(tree.text(x), h);
-    h = fnv1a("\x1f", h);
-    return;
-  }
-  if (ts_node_is_named(x)) {
-    h = fnv1a("(", h);
-    h = fnv1a(t, h);
-  }
-  for (uint32_t i = 0; i < n; ++i) fingerprintInto(tree, ts_node_child(x, i), h);
-  if (ts_node_is_named(x)) h = fnv1a(")", h);
+bool isAtom(const SyntaxTree& tree, TSNode x, std::string_view t) {
+  return ts_node_child_count(x) == 0 || t == "string_literal" || t == "raw_string_literal" ||
+         t == "char_literal" || t == "concatenated_string" || (tree.lang() == Lang::Python && t == "string");
 }
 }  // namespace
 
+// Structure-aware: named inner nodes open and close a group, so moving a statement into or
+// out of a block changes the fingerprint even when the token sequence is the same.
+// Iterative (an explicit stack): a deeply nested file must not overflow the call stack.
 uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n) {
   uint64_t h = 1469598103934665603ULL;
-  if (!ts_node_is_null(n)) fingerprintInto(tree, n, h);
+  if (ts_node_is_null(n)) return h;
+  struct Frame {
+    TSNode node;
+    uint32_t next;  // next child to visit
+  };
+  std::vector<Frame> stack;
+  auto enter = [&](TSNode x) {
+    std::string_view t = type(x);
+    if (t == "comment") return;
+    if (tree.lang() == Lang::Python && isDocstring(x)) return;
+    if (isAtom(tree, x, t)) {
+      h = fnv1a(t, h);
+      h = fnv1a(tree.text(x), h);
+      h = fnv1a("\x1f", h);
+      return;
+    }
+    if (ts_node_is_named(x)) {
+      h = fnv1a("(", h);
+      h = fnv1a(t, h);
+    }
+    stack.push_back({x, 0});
+  };
+  enter(n);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next < ts_node_child_count(f.node)) {
+      TSNode child = ts_node_child(f.node, f.next++);
+      enter(child);
+    } else {
+      if (ts_node_is_named(f.node)) h = fnv1a(")", h);
+      stack.pop_back();
+    }
+  }
   return h;
 }
 
