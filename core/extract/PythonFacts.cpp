@@ -165,7 +165,11 @@ std::vector<const Binding*> candidates(const Scope& s, const std::string& name, 
   if (anyLocal) *anyLocal = it != s.names.end() && !it->second.empty();
   if (it == s.names.end()) return out;
   const auto& v = it->second;
-  for (size_t i = v.size(); i-- > 0;) {
+  // bindings are kept sorted by `effective` (finish() sorts; appends during a walk are in order)
+  size_t end = static_cast<size_t>(
+      std::upper_bound(v.begin(), v.end(), u.pos, [](uint32_t p, const Binding& b) { return p < b.effective; }) -
+      v.begin());
+  for (size_t i = end; i-- > 0;) {
     const Binding& b = v[i];
     if (b.effective > u.pos) continue;
     out.push_back(&b);
@@ -215,6 +219,7 @@ class Walker {
   void walkModule(TSNode module) {
     Ctx c;
     for (TSNode ch : namedChildren(module)) visit(ch, c, 1);
+    finish();
   }
 
   void walkFunction(TSNode def) {
@@ -222,6 +227,7 @@ class Walker {
     bindParameters(field(def, "parameters"));
     TSNode body = field(def, "body");
     for (TSNode ch : namedChildren(body)) visit(ch, c, 1);
+    finish();
   }
 
  private:
@@ -229,8 +235,15 @@ class Walker {
   Scope& scope_;
   std::vector<Event>* events_;
   const Scope* module_;
+  uint32_t effectiveAt_ = 0;  // non-zero: where the binding being made starts to hold
 
   std::string str(TSNode n) const { return std::string(t_.text(n)); }
+  void finish() {
+    for (auto& [name, v] : scope_.names)
+      std::stable_sort(v.begin(), v.end(),
+                       [](const Binding& a, const Binding& b) { return a.effective < b.effective; });
+  }
+
   static uint64_t branchId(TSNode n) { return (uint64_t(ts_node_start_byte(n)) << 32) | ts_node_end_byte(n); }
 
   void bind(const std::string& name, Binding b, uint32_t stmtStart) {
@@ -243,7 +256,7 @@ class Walker {
   Binding base(Binding::Kind k, TSNode stmt, const Ctx& c) {
     Binding b;
     b.kind = k;
-    b.effective = ts_node_end_byte(stmt);
+    b.effective = effectiveAt_ ? effectiveAt_ : ts_node_end_byte(stmt);
     b.path = c.path;
     return b;
   }
@@ -365,8 +378,8 @@ class Walker {
     c.conds.push_back(std::move(k));
   }
 
-  // Visits a branch body under extra conditions; `conditional` false: a branch that always
-  // runs for conditions (try/loop bodies) but not for binding definiteness.
+  // Visits a body that may not run (a branch, a loop or try body): a binding made inside does
+  // not always hold after it. Conditions are pushed separately (try/loop bodies push none).
   template <class F>
   void branch(Ctx& c, TSNode id, F&& body) {
     c.path.push_back(branchId(id));
@@ -412,7 +425,9 @@ class Walker {
   void visitFor(TSNode n, Ctx& c, int depth) {
     TSNode left = field(n, "left"), right = field(n, "right"), body = field(n, "body");
     visit(right, c, depth + 1);
+    effectiveAt_ = ts_node_end_byte(left);  // the loop variable holds inside the body
     bindTarget(left, TSNode{}, n, c, Binding::Loop, "bound by a for loop over " + clip(t_.text(right)), 0);
+    effectiveAt_ = 0;
     auto elems = literalSeq(right, c, 0);
     std::vector<TSNode> targets;
     bool tupleTarget = false;
@@ -527,7 +542,11 @@ class Walker {
     }
     if (ty == "except_clause") {
       TSNode alias = field(n, "alias");
-      if (!ts_node_is_null(alias)) bindTarget(alias, TSNode{}, n, c, Binding::Other, "an exception", 0);
+      if (!ts_node_is_null(alias)) {
+        effectiveAt_ = ts_node_end_byte(alias);
+        bindTarget(alias, TSNode{}, n, c, Binding::Other, "an exception", 0);
+        effectiveAt_ = 0;
+      }
       for (TSNode ch : namedChildren(n))
         if (!ts_node_eq(ch, alias)) visit(ch, c, depth + 1);
       return;
@@ -945,13 +964,14 @@ class ModuleExtractor {
   std::vector<FnFacts> facts_;
   std::vector<BuilderInfo> info_;
   std::vector<std::unique_ptr<Scope>> scopes_;
+  long condBudget_ = 200000;  // condText calls per module
 
   std::string text(TSNode n) const { return std::string(t_.text(n)); }
 
   // Condition text with local aliases (and literal loop variables) replaced.
   std::string condText(TSNode cond, const Scope& s, Use u, const Ctx* ctx, int depth) {
     std::string src = text(cond);
-    if (depth > 16) return src;
+    if (depth > 8 || --condBudget_ < 0) return src;
     uint32_t base = ts_node_start_byte(cond);
     std::vector<std::pair<TSNode, std::string>> repl;
     walk(cond, [&](TSNode n) {
@@ -992,6 +1012,7 @@ class ModuleExtractor {
       at = e;
     }
     out += src.substr(std::min<size_t>(at, src.size()));
+    if (out.size() > 2000) return src;  // aliases of aliases blowing up: keep the text as written
     return out;
   }
 

@@ -379,7 +379,7 @@ def build_gemm(spec):
 
 TEST(PythonFacts, WithTryIfTrueAreNotConditional_ElseAndNestedAre) {
   FileFacts f = run(R"PY(
-from rocke.core.ir import IRBuilder, PtrType, I32, F32
+from rocke.core.ir import IRBuilder, PtrType, I32, I64, F32
 
 
 def build_cond(spec, *, arch="gfx950"):
@@ -477,6 +477,52 @@ with open(__file__):
   const PyBuilder* w = find(f, "build_in_with");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->abis[0].args[0].size, 1u);
+}
+
+TEST(PythonFacts, WithAsBuilderLoopTypesAndMethodEarlyReturn) {
+  FileFacts f = run(R"PY(
+from rocke.core.ir import IRBuilder, PtrType, I32, I64, F32
+
+
+def build_with(spec):
+    with IRBuilder("w") as kb:
+        for t in spec.types:
+            kb.param("t", t)
+        kb.param("s", F32 if spec.fp32 else I64)
+        kb.param("u", F32 if spec.fp32 else F32)
+        return kb.finish()
+
+
+class Attention:
+    def _persistent(self, spec):
+        b = IRBuilder("p")
+        b.param("tiles", I32)
+        return b.finish()
+
+    def build(self, spec):
+        if spec.persistent:
+            return self._persistent(spec)
+        b = IRBuilder("a")
+        b.param("q_ptr", PtrType(F32, "global"))
+        return b.finish()
+)PY");
+  const PyBuilder* w = find(f, "build_with");
+  ASSERT_NE(w, nullptr);
+  const auto& a = w->abis[0].args;
+  ASSERT_EQ(names(w->abis[0]), (std::vector<std::string>{"t", "s", "u"}));
+  EXPECT_FALSE(a[0].resolved);
+  EXPECT_EQ(a[0].unresolvedReason, "type 't' could not be resolved (bound by a for loop over spec.types)");
+  EXPECT_FALSE(a[0].conditional);  // a loop is not a condition
+  EXPECT_FALSE(a[1].resolved);
+  EXPECT_NE(a[1].unresolvedReason.find("depends on spec.fp32"), std::string::npos);
+  EXPECT_TRUE(a[2].resolved);
+  EXPECT_EQ(a[2].size, 4u);
+  const PyBuilder* m = find(f, "Attention.build");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->abis.size(), 2u);
+  EXPECT_EQ(m->abis[1].origin, "Attention._persistent");
+  EXPECT_EQ(m->abis[1].guard, "spec.persistent");
+  EXPECT_EQ(names(m->abis[1]), (std::vector<std::string>{"tiles"}));
 }
 
 TEST(PythonFacts, ParamOnSomethingElseIsNotABuilder) {
@@ -682,6 +728,11 @@ TEST(PythonFacts, GarbageAndDeepNestingNeverCrash) {
   for (int i = 0; i < 100; ++i) bigLoop += "'c" + std::to_string(i) + "',";
   bigLoop += "):\n            for d in ('x', 'y', 'z', 'w', 'v', 'u'):\n                b.param(a + c + d, I32)\n";
   inputs.push_back(bigLoop);
+  std::string blowup = "from rocke.core.ir import IRBuilder, I32\ndef build_b(spec):\n    x0 = spec.flag\n";
+  for (int i = 1; i < 40; ++i)
+    blowup += "    x" + std::to_string(i) + " = x" + std::to_string(i - 1) + " and x" + std::to_string(i - 1) + "\n";
+  blowup += "    b = IRBuilder('b')\n    if x39:\n        b.param('c', I32)\n";
+  inputs.push_back(blowup);
   for (const std::string& in : inputs) {
     FileFacts f = run(in);
     EXPECT_EQ(f.kind, FileKind::Python);
