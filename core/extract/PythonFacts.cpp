@@ -1097,7 +1097,6 @@ class ModuleExtractor {
       a.kind.clear();
       a.size = 0;
       std::string why = v.k == VK::Unknown ? v.str : v.k == VK::Module ? v.str : "not a type";
-      if (why == "never bound") why = "'" + clip(text(e), 60) + "' is never bound";
       unresolve(a, "type '" + clip(text(e), 80) + "' could not be resolved" + (why.empty() ? "" : " (" + why + ")"));
     }
   }
