@@ -163,6 +163,22 @@ bool related(const NameMatch& m, const CppArgList& copy) {
   return m.exact || (m.common >= 2 && 2 * m.common >= own);
 }
 
+// The first builder whose names the copy matches exactly, and the related one sharing the most.
+std::pair<std::optional<BuilderRef>, std::optional<BuilderRef>> bestByNames(const std::vector<BuilderRef>& cands,
+                                                                            const CppArgList& list) {
+  std::optional<BuilderRef> exact, closest;
+  size_t bestCommon = 0;
+  for (const auto& b : cands) {
+    NameMatch nm = nameMatch(*b.builder, list);
+    if (nm.exact && !exact) exact = b;
+    if (related(nm, list) && nm.common > bestCommon) {
+      bestCommon = nm.common;
+      closest = b;
+    }
+  }
+  return {exact, closest};
+}
+
 std::string formName(CppArgList::Form f) {
   switch (f) {
     case CppArgList::Form::Static: return "static";
@@ -322,13 +338,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
             if (auto it = byModule.find(mod); it != byModule.end())
               for (const auto& b : it->second)
                 if (!declaredBuilder || b.key() != declaredBuilder->key()) cands.push_back(b);
-          std::optional<BuilderRef> exact, closest;
-          size_t bestCommon = 0;
-          for (const auto& b : cands) {
-            NameMatch nm = nameMatch(*b.builder, list);
-            if (nm.exact && !exact) exact = b;
-            if (related(nm, list) && nm.common > bestCommon) { bestCommon = nm.common; closest = b; }
-          }
+          auto [exact, closest] = bestByNames(cands, list);
           if (declaredBuilder && related(nameMatch(*declaredBuilder->builder, list), list)) p.builder = declaredBuilder;
           else if (exact) p.builder = exact;
           else if (closest) p.builder = closest;
@@ -336,13 +346,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
                                      decl->module, ") to compare");
         }
       } else if (named) {
-        std::optional<BuilderRef> exact, closest;
-        size_t bestCommon = 0;
-        for (const auto& b : all) {
-          NameMatch nm = nameMatch(*b.builder, list);
-          if (nm.exact && !exact) exact = b;
-          if (related(nm, list) && nm.common > bestCommon) { bestCommon = nm.common; closest = b; }
-        }
+        auto [exact, closest] = bestByNames(all, list);
         if (exact) p.builder = exact;
         else if (closest) {
           p.builder = closest;

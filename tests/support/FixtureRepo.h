@@ -6,17 +6,6 @@
 
 namespace impact::testing {
 
-// Paths of the monorepo layout (DOMAIN.md §1).
-inline constexpr const char* kHkp = "dnn-providers/hip-kernel-provider";
-inline constexpr const char* kKernels = "dnn-providers/hip-kernel-provider/rocke/library/kernels";
-inline constexpr const char* kPacks =
-    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs";
-inline constexpr const char* kPins =
-    "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs";
-inline constexpr const char* kDescriptors =
-    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE";
-inline constexpr const char* kConfigs = "projects/hipdnn/tools/IngestorGenerator/configs";
-
 struct RunResult {
   int exitCode = -1;
   std::string out;  // stdout
