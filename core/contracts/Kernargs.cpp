@@ -41,14 +41,24 @@ std::string label(const KernelArg& a) { return a.name.empty() ? std::string("(un
 struct Diff {
   int distance = 0;
   std::vector<std::string> parts;
+  std::vector<std::pair<int, int>> pairs;  // (builder index, copy index) that correspond
+  int focusBuilder = -1, focusCopy = -1;    // the first difference on each side
+  void focus(int b, int c) {
+    if (focusBuilder < 0 && focusCopy < 0) {
+      focusBuilder = b;
+      focusCopy = c;
+    }
+  }
 };
 
 // Positional comparison of two lists of equal length.
 Diff positional(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
   Diff d;
+  for (size_t i = 0; i < b.size(); ++i) d.pairs.emplace_back(int(i), int(i));
   if (countOnly) return d;
   std::vector<size_t> nameDiff;
   for (size_t i = 0; i < b.size(); ++i) {
+    if (!sameName(b[i], c[i]) || !sameType(b[i], c[i])) d.focus(int(i), int(i));
     if (!sameName(b[i], c[i])) nameDiff.push_back(i);
     if (!sameType(b[i], c[i])) {
       ++d.distance;
@@ -86,7 +96,12 @@ Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, b
   Diff d;
   d.parts.push_back(absl::StrCat("copy has ", c.size(), " arguments, builder has ", b.size()));
   d.distance = 2 * static_cast<int>(b.size() > c.size() ? b.size() - c.size() : c.size() - b.size());
-  if (countOnly) return d;
+  if (countOnly) {
+    for (size_t i = 0; i < std::min(b.size(), c.size()); ++i) d.pairs.emplace_back(int(i), int(i));
+    size_t k = std::min(b.size(), c.size());
+    d.focus(k < b.size() ? int(k) : -1, k < c.size() ? int(k) : -1);
+    return d;
+  }
   bool named = std::any_of(c.begin(), c.end(), [](const KernelArg& a) { return !a.name.empty(); });
   auto eq = [&](const KernelArg& x, const KernelArg& y) {
     return named ? (x.name == y.name) : (sameType(x, y));
@@ -100,14 +115,19 @@ Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, b
   size_t i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && eq(b[i], c[j])) {
-      if (!sameType(b[i], c[j]))
+      d.pairs.emplace_back(int(i), int(j));
+      if (!sameType(b[i], c[j])) {
+        d.focus(int(i), int(j));
         typeDiffs.push_back(absl::StrCat("#", i, " ", label(b[i]), ": copy ", kindSize(c[j]), ", builder ",
                                          kindSize(b[i])));
+      }
       ++i, ++j;
     } else if (i < n && (j == m || L[i + 1][j] >= L[i][j + 1])) {
+      d.focus(int(i), j < m ? int(j) : (m ? int(m) - 1 : -1));
       missing.push_back(absl::StrCat(label(b[i]), " (", kindSize(b[i]), ") at #", i));
       ++i;
     } else {
+      d.focus(i < n ? int(i) : (n ? int(n) - 1 : -1), int(j));
       extra.push_back(absl::StrCat(label(c[j]), " (", kindSize(c[j]), ") at #", j));
       ++j;
     }
@@ -213,6 +233,26 @@ std::string stem(const std::string& path) {
 
 }  // namespace
 
+namespace {
+// Indices of the unconditional arguments.
+std::vector<int> unconditionalIndex(const std::vector<KernelArg>& args) {
+  std::vector<int> out;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!args[i].conditional) out.push_back(int(i));
+  return out;
+}
+
+// Takes a diff's correspondence (in the lists it compared) back to the full lists.
+void adopt(Comparison& c, const Diff& d, const std::vector<int>* bIdx, const std::vector<int>* cIdx) {
+  auto mapB = [&](int i) { return i < 0 || !bIdx ? i : (size_t(i) < bIdx->size() ? (*bIdx)[i] : -1); };
+  auto mapC = [&](int i) { return i < 0 || !cIdx ? i : (size_t(i) < cIdx->size() ? (*cIdx)[i] : -1); };
+  c.pairs.clear();
+  for (auto [b, k] : d.pairs) c.pairs.emplace_back(mapB(b), mapC(k));
+  c.focusBuilder = mapB(d.focusBuilder);
+  c.focusCopy = mapC(d.focusCopy);
+}
+}  // namespace
+
 Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
   Comparison best;
   best.distance = 1 << 30;
@@ -224,15 +264,18 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
       if (!typeKnown(a) && !countOnly)
         c.unresolved.push_back(a.name + (a.unresolvedReason.empty() ? "" : ": " + a.unresolvedReason));
     Diff full = diffLists(abi.args, copy.args, countOnly);
+    std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
+    std::vector<int> bIdx = unconditionalIndex(abi.args), cIdx = unconditionalIndex(copy.args);
     if (full.parts.empty()) {
       c.outcome = Comparison::Outcome::Agree;
       c.distance = 0;
+      adopt(c, full, nullptr, nullptr);
     } else {
-      std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
       Diff unc = diffLists(bu, cu, countOnly);
       if (bu.size() != abi.args.size() && unc.parts.empty()) {
         c.outcome = Comparison::Outcome::AgreeWithoutConditional;
         c.distance = 0;
+        adopt(c, unc, &bIdx, &cIdx);
         std::vector<std::string> cond;
         for (const auto& a : abi.args)
           if (a.conditional) cond.push_back(absl::StrCat(a.name, " (if ", a.condition, ")"));
@@ -247,6 +290,8 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
         c.outcome = Comparison::Outcome::Disagree;
         c.distance = closer.distance + 1;
         c.message = joinDiff(closer);
+        if (uncCloser) adopt(c, unc, &bIdx, &cIdx);
+        else adopt(c, full, nullptr, nullptr);
       }
     }
     if (builder.abis.size() > 1 && c.outcome == Comparison::Outcome::Disagree)

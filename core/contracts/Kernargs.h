@@ -43,6 +43,10 @@ struct Comparison {
   std::string message;              // what differs; empty when they agree
   std::vector<std::string> unresolved;  // builder arguments whose type could not be resolved
   int distance = 0;
+  // Which copy argument stands for which argument of `abi` (indices into abi->args and
+  // copy.args); and the first difference on each side (-1: none on that side).
+  std::vector<std::pair<int, int>> pairs;
+  int focusBuilder = -1, focusCopy = -1;
 };
 
 // Compares a copy with every argument list of the builder and keeps the closest (R2.1, R2.2).

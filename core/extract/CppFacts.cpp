@@ -563,6 +563,10 @@ KernelArg argFrom(const Evaluator& ev, const ElementParts& p, const Site& site, 
   if (!isNull(p.name)) {
     if (auto n = ev.str(p.name, site, 0)) a.name = *n;
   }
+  if (!isNull(p.offset)) {
+    std::string why;
+    if (auto o = ev.integer(p.offset, site, 0, why)) a.offset = static_cast<int64_t>(*o);
+  }
   if (!reasons.empty()) {
     a.resolved = false;
     for (size_t i = 0; i < reasons.size(); ++i) a.unresolvedReason += (i ? "; " : "") + reasons[i];

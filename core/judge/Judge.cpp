@@ -31,7 +31,7 @@ const PyBuilder* findBuilder(const TreeFacts& facts, const std::string& path, co
 std::vector<std::string> sorted(const std::set<std::string>& s) { return {s.begin(), s.end()}; }
 
 Location builderLoc(const BuilderRef& b) {
-  return {b.path, b.builder->range.line + 1, b.builder->name, b.builder->range};
+  return {b.path, b.builder->range.line + 1, b.builder->name, b.builder->range, b.builder->range};
 }
 
 Location copyLoc(const CopyRef& c) {
@@ -39,7 +39,7 @@ Location copyLoc(const CopyRef& c) {
   if (!c.list->variable.empty()) sym = sym.empty() ? c.list->variable : sym + " " + c.list->variable;
   if (c.list->form == CppArgList::Form::Launch) sym = (sym.empty() ? "" : sym + " ") + "launch(...)";
   if (sym.empty()) sym = "(list)";
-  return {c.path, c.list->range.line + 1, sym, c.list->range};
+  return {c.path, c.list->range.line + 1, sym, c.list->range, c.list->range};
 }
 
 std::string parseProblem(const TreeFacts& facts, const std::string& path) {
@@ -133,6 +133,10 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       r.message = problem;
     } else if (now.outcome == Comparison::Outcome::Disagree) {
       r.status = Status::Mismatch;
+      if (now.abi && now.focusBuilder >= 0 && size_t(now.focusBuilder) < now.abi->args.size())
+        r.python.focus = now.abi->args[now.focusBuilder].range;
+      if (now.focusCopy >= 0 && size_t(now.focusCopy) < p.copy.list->args.size())
+        r.mirror.focus = p.copy.list->args[now.focusCopy].range;
       r.preexisting = before && before->outcome == Comparison::Outcome::Disagree;
       r.message = lead + now.message;
       if (r.preexisting) r.message += " (already so at the base)";

@@ -21,6 +21,7 @@ struct KernelArg {
   std::string name;       // empty when the copy states no name (unnamed test pins)
   std::string kind;       // "global_buffer" | "by_value" | ... ; empty when unknown
   uint32_t size = 0;      // bytes; 0 when unknown
+  int64_t offset = -1;    // the offset a C++ copy states; -1 when none (never compared)
   std::string typeText;   // the source text of the type (Python) or size expression (C++)
   bool resolved = true;   // false: kind/size could not be determined; see unresolvedReason
   std::string unresolvedReason;

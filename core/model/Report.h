@@ -15,7 +15,8 @@ struct Location {
   std::string path;
   uint32_t line = 0;      // 1-based; 0 when not known
   std::string symbol;
-  SourceRange range;      // 0-based, for editors
+  SourceRange range;      // 0-based, for editors: the builder's name, the copy's list
+  SourceRange focus;      // 0-based: the argument the row is about (the first difference); else range
   bool empty() const { return path.empty(); }
 };
 
