@@ -33,7 +33,7 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout,
   rep.mergeBase = *mb;
   rep.base = *baseTip;
   rep.head = req.head.empty() ? "working tree" : *headCommit;
-  rep.rows = judge({*baseSnap, baseFacts}, {*headSnap, headFacts}, layout);
+  rep.rows = judge(Revision::of(*baseSnap, baseFacts), Revision::of(*headSnap, headFacts), layout);
   rep.rollup = rollUp(rep.rows);
   size_t pre = 0;
   for (const auto& r : rep.rows)

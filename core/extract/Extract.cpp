@@ -37,6 +37,18 @@ bool isSourceFile(std::string_view path, std::initializer_list<const char*> exts
 }
 }  // namespace
 
+std::string unreadableReason(FileKind kind, std::string_view content) {
+  if (content.find('\0') != std::string_view::npos) return "binary content (NUL byte)";
+  size_t limit = kind == FileKind::Descriptor ? kMaxDescriptorBytes : kMaxSourceBytes;
+  if (content.size() > limit)
+    return absl::StrCat("file too large to analyse (", content.size(), " bytes; limit ", limit, ")");
+  if (size_t bad = invalidUtf8(content); bad != std::string_view::npos) {
+    size_t line = 1 + std::count(content.begin(), content.begin() + bad, '\n');
+    return absl::StrCat("line ", line, ": invalid UTF-8 at byte ", bad);
+  }
+  return "";
+}
+
 FileKind classify(std::string_view path) {
   if (path.ends_with(".profile.yaml") || path.ends_with(".profile.yml")) return FileKind::Manifest;
   if (!descriptorType(path).empty()) return FileKind::Descriptor;
@@ -52,21 +64,9 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
   f.fingerprint = fnv1a(content);
   if (f.kind == FileKind::Other) return f;
 
-  if (content.find('\0') != std::string_view::npos) {
+  if (std::string why = unreadableReason(f.kind, content); !why.empty()) {
     f.ok = false;
-    f.error = "binary content (NUL byte)";
-    return f;
-  }
-  size_t limit = f.kind == FileKind::Descriptor ? kMaxDescriptorBytes : kMaxSourceBytes;
-  if (content.size() > limit) {
-    f.ok = false;
-    f.error = absl::StrCat("file too large to analyse (", content.size(), " bytes; limit ", limit, ")");
-    return f;
-  }
-  if (size_t bad = invalidUtf8(content); bad != std::string_view::npos) {
-    f.ok = false;
-    size_t line = 1 + std::count(content.begin(), content.begin() + bad, '\n');
-    f.error = absl::StrCat("line ", line, ": invalid UTF-8 at byte ", bad);
+    f.error = why;
     return f;
   }
 
@@ -74,15 +74,7 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
     case FileKind::Python:
     case FileKind::Cpp: {
       Lang lang = f.kind == FileKind::Python ? Lang::Python : Lang::Cpp;
-      auto tree = SyntaxTree::parse(lang, std::string(content));
-      f.fingerprint = codeFingerprint(*tree);
-      if (std::string err = tree->firstError(); !err.empty()) {
-        f.ok = false;
-        f.error = err;
-      }
-      if (lang == Lang::Python) extractPython(*tree, f);
-      else extractCpp(*tree, f);
-      break;
+      return extractParsed(path, *SyntaxTree::parse(lang, std::string(content)));
     }
     case FileKind::Manifest: {
       f.fingerprint = yamlValueFingerprint(content);
@@ -102,6 +94,29 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
       break;
   }
   return f;
+}
+
+FileFacts extractParsed(std::string_view path, const SyntaxTree& tree) {
+  FileFacts f;
+  f.path = std::string(path);
+  f.kind = tree.lang() == Lang::Python ? FileKind::Python : FileKind::Cpp;
+  f.fingerprint = codeFingerprint(tree);
+  if (std::string err = tree.firstError(); !err.empty()) {
+    f.ok = false;
+    f.error = err;
+  }
+  if (tree.lang() == Lang::Python) extractPython(tree, f);
+  else extractCpp(tree, f);
+  return f;
+}
+
+std::shared_ptr<const FileFacts> ExtractCache::put(const std::string& path, const std::string& contentId,
+                                                   FileFacts facts) {
+  auto p = std::make_shared<const FileFacts>(std::move(facts));
+  std::lock_guard<std::mutex> lock(mu_);
+  ++extractions_;
+  map_[absl::StrCat(path, "\n", contentId)] = p;
+  return p;
 }
 
 std::shared_ptr<const FileFacts> ExtractCache::get(

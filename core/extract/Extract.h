@@ -16,9 +16,18 @@ namespace impact {
 // Which extractor a path goes to (by name; DOMAIN.md §1 layout).
 FileKind classify(std::string_view path);
 
+// Why a content cannot be analysed (binary, too large, invalid UTF-8); "" when it can.
+std::string unreadableReason(FileKind kind, std::string_view content);
+
 // Pure: the same (path, content) always gives the same facts. Never throws; unreadable input
 // (invalid UTF-8, a syntax error, malformed JSON/YAML) gives ok = false with the reason.
 FileFacts extractFile(std::string_view path, std::string_view content);
+
+class SyntaxTree;
+
+// The same, from a tree already parsed from the content (an editor buffer re-parsed
+// incrementally). The tree's language must be the one classify(path) implies.
+FileFacts extractParsed(std::string_view path, const SyntaxTree& tree);
 
 // Facts by (path, content id). Thread-safe. Content ids are git blob ids, so a file unchanged
 // between base and head, or between two keystrokes, is extracted once.
@@ -29,6 +38,8 @@ class ExtractCache {
   std::shared_ptr<const FileFacts> get(const std::string& path, const std::string& contentId,
                                        const std::function<absl::StatusOr<std::string>()>& read);
   std::shared_ptr<const FileFacts> find(const std::string& path, const std::string& contentId) const;
+  // Stores facts computed elsewhere (extractParsed) under (path, contentId).
+  std::shared_ptr<const FileFacts> put(const std::string& path, const std::string& contentId, FileFacts facts);
   size_t size() const;
   size_t extractions() const { return extractions_; }
 

@@ -8,14 +8,15 @@
 #include "absl/strings/str_join.h"
 #include "contracts/Kernargs.h"
 #include "judge/Archs.h"
+#include "judge/Contracts.h"
 
 namespace impact {
 
 namespace {
 
 bool touched(const Revision& base, const Revision& head, const std::string& path) {
-  const FileRef* a = base.snap.find(path);
-  const FileRef* b = head.snap.find(path);
+  const FileRef* a = base.find(path);
+  const FileRef* b = head.find(path);
   if (!a || !b) return a != b;
   return a->id != b->id;
 }
@@ -72,8 +73,11 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     return s;
   };
 
-  std::vector<KernargsPair> headPairs = pairKernargs(head.facts, layout);
-  std::vector<KernargsPair> basePairs = pairKernargs(base.facts, layout);
+  std::vector<KernargsPair> headOwn, baseOwn;
+  if (!head.pairs) headOwn = pairKernargs(head.facts, layout);
+  if (!base.pairs) baseOwn = pairKernargs(base.facts, layout);
+  const std::vector<KernargsPair>& headPairs = head.pairs ? *head.pairs : headOwn;
+  const std::vector<KernargsPair>& basePairs = base.pairs ? *base.pairs : baseOwn;
   std::map<std::string, const KernargsPair*> baseByCopy;
   for (const auto& p : basePairs) baseByCopy.emplace(p.copy.key, &p);
   std::set<std::string> headCopyKeys;
@@ -183,6 +187,14 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     explained.insert(p.copy.path);
     explained.insert(p.builder->path);
     rows.push_back(std::move(r));
+  }
+
+  // The other contracts (SPEC R2.4–R2.9), each judged in its own file under core/judge/.
+  for (auto* contract : {&judgeLaunchSurfaces, &judgeSymbols, &judgeRemovedSymbols, &judgeBuildFiles}) {
+    ContractRows more = contract(base, head, layout);
+    for (auto& r : more.rows) rows.push_back(std::move(r));
+    explained.insert(more.explained.begin(), more.explained.end());
+    covered.insert(more.covered.begin(), more.covered.end());
   }
 
   // Touched surface files whose change no pair row explains.

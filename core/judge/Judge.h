@@ -2,7 +2,10 @@
 // status. The one place statuses are decided.
 #pragma once
 
+#include <functional>
 #include <vector>
+
+#include "contracts/Kernargs.h"
 
 #include "analysis/TreeFacts.h"
 #include "git/Snapshot.h"
@@ -11,9 +14,15 @@
 
 namespace impact {
 
+// One side of the comparison: its facts, and the content id of any path (for "touched").
 struct Revision {
-  const Snapshot& snap;
   const TreeFacts& facts;
+  std::function<const FileRef*(const std::string& path)> find;
+  const std::vector<KernargsPair>* pairs = nullptr;  // precomputed pairs of `facts`, if any
+
+  static Revision of(const Snapshot& snap, const TreeFacts& facts) {
+    return {facts, [&snap](const std::string& p) { return snap.find(p); }, nullptr};
+  }
 };
 
 // Rows for every contract the change (base -> head) touches, in a stable order.

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "model/CppSymbols.h"
+#include "model/PythonModule.h"
+
 namespace impact {
 
 // 0-based line and column (bytes), as tree-sitter reports them. Reports print line + 1.
@@ -112,6 +115,8 @@ struct FileFacts {
   std::vector<CppArgList> lists;
   std::optional<Manifest> manifest;
   std::optional<DescriptorFacts> descriptor;
+  PyModuleFacts module;      // Python files
+  CppSymbolFacts symbols;    // C++ files
 };
 
 }  // namespace impact

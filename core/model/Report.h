@@ -29,6 +29,8 @@ struct Row {
   std::string message;
   std::vector<std::string> archs;  // device runs that would settle a changed row
   std::string key;        // stable identity of the contract (pairs rows across revisions)
+  std::string label;      // "BUILD" | "DEPS" for files left to those lanes; "" otherwise
+  std::string view;       // "" (head vs base) | "merged" (found only in head merged into the target tip)
 };
 
 struct Rollup {

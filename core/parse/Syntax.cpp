@@ -40,6 +40,15 @@ std::unique_ptr<SyntaxTree> SyntaxTree::reparse(std::string newText, const TSInp
   return std::unique_ptr<SyntaxTree>(new SyntaxTree(lang_, std::move(newText), t));
 }
 
+std::unique_ptr<SyntaxTree> SyntaxTree::reparse(std::string newText, const std::vector<TSInputEdit>& edits) const {
+  auto parser = makeParser(lang_);
+  TSTree* old = ts_tree_copy(tree_);
+  for (const auto& e : edits) ts_tree_edit(old, &e);
+  TSTree* t = ts_parser_parse_string(parser.get(), old, newText.data(), static_cast<uint32_t>(newText.size()));
+  ts_tree_delete(old);
+  return std::unique_ptr<SyntaxTree>(new SyntaxTree(lang_, std::move(newText), t));
+}
+
 SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
 
 TSNode SyntaxTree::root() const { return ts_tree_root_node(tree_); }

@@ -25,6 +25,8 @@ class SyntaxTree {
   static std::unique_ptr<SyntaxTree> parse(Lang lang, std::string text);
   // Re-parse after an edit, reusing the old tree (tree-sitter incremental parsing).
   std::unique_ptr<SyntaxTree> reparse(std::string newText, const TSInputEdit& edit) const;
+  // The same for several edits applied in order (one LSP didChange).
+  std::unique_ptr<SyntaxTree> reparse(std::string newText, const std::vector<TSInputEdit>& edits) const;
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
   SyntaxTree& operator=(const SyntaxTree&) = delete;

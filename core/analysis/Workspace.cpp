@@ -1,0 +1,133 @@
+#include "analysis/Workspace.h"
+
+#include "judge/Judge.h"
+
+namespace impact {
+
+const FileRef* AnalysisState::headFind(const std::string& path) const {
+  if (auto it = headOverrides.find(path); it != headOverrides.end())
+    return it->second.id.empty() ? nullptr : &it->second;
+  return disk ? disk->find(path) : nullptr;
+}
+
+absl::StatusOr<std::string> AnalysisState::headContent(const std::string& path) const {
+  const FileRef* f = headFind(path);
+  if (!f) return absl::NotFoundError(path + ": not in the working tree");
+  if (f->data) return *f->data;
+  return disk->read(path);
+}
+
+Workspace::Workspace(Layout layout, std::shared_ptr<ExtractCache> cache)
+    : layout_(std::move(layout)), cache_(cache ? std::move(cache) : std::make_shared<ExtractCache>()) {}
+
+void Workspace::setBase(std::shared_ptr<const Snapshot> base) {
+  base_ = std::move(base);
+  auto facts = std::make_shared<TreeFacts>(collectFacts(*base_, layout_, *cache_));
+  basePairs_ = std::make_shared<const std::vector<KernargsPair>>(pairKernargs(*facts, layout_));
+  baseFacts_ = std::move(facts);
+  dirty_ = true;
+}
+
+void Workspace::setDisk(std::shared_ptr<const Snapshot> disk) {
+  disk_ = std::move(disk);
+  diskChanges_.clear();
+  headFacts_ = collectFacts(*disk_, layout_, *cache_);
+  for (const auto& [path, _] : buffers_) refreshHeadFile(path);
+  dirty_ = true;
+  pendingPaths_.push_back("*");
+}
+
+const FileRef* Workspace::headRef(const std::string& path) const {
+  if (auto it = buffers_.find(path); it != buffers_.end()) return &it->second.ref;
+  if (auto it = diskChanges_.find(path); it != diskChanges_.end())
+    return it->second.id.empty() ? nullptr : &it->second;
+  return disk_ ? disk_->find(path) : nullptr;
+}
+
+void Workspace::refreshHeadFile(const std::string& path) {
+  dirty_ = true;
+  pendingPaths_.push_back(path);
+  if (!layout_.analysed(path)) return;
+  const FileRef* ref = headRef(path);
+  if (!ref) {
+    headFacts_.files.erase(path);
+    return;
+  }
+  if (auto it = buffers_.find(path); it != buffers_.end() && it->second.tree) {
+    // Parsed already (incrementally): extract from the tree unless cached.
+    if (auto hit = cache_->find(path, ref->id)) {
+      headFacts_.files[path] = hit;
+    } else if (std::string why = unreadableReason(classify(path), *ref->data); !why.empty()) {
+      headFacts_.files[path] = cache_->get(path, ref->id, [&]() -> absl::StatusOr<std::string> { return *ref->data; });
+    } else {
+      headFacts_.files[path] = cache_->put(path, ref->id, extractParsed(path, *it->second.tree));
+    }
+    return;
+  }
+  headFacts_.files[path] = cache_->get(path, ref->id, [&]() -> absl::StatusOr<std::string> {
+    if (ref->data) return *ref->data;
+    return disk_->read(path);
+  });
+}
+
+void Workspace::updateDiskFile(const std::string& path, std::optional<std::string> content) {
+  FileRef ref;
+  if (content) {
+    ref.id = blobId(*content);
+    ref.data = std::make_shared<const std::string>(std::move(*content));
+  }
+  const FileRef* old = disk_ ? disk_->find(path) : nullptr;
+  if (old && old->id == ref.id) diskChanges_.erase(path);  // back to the snapshot's content
+  else if (!old && ref.id.empty()) diskChanges_.erase(path);
+  else diskChanges_[path] = std::move(ref);
+  if (!buffers_.count(path)) refreshHeadFile(path);
+}
+
+void Workspace::setBuffer(const std::string& path, std::string content, const std::vector<TSInputEdit>& edits) {
+  Buffer& b = buffers_[path];
+  if (b.ref.data && *b.ref.data == content) return;
+  FileKind kind = classify(path);
+  std::unique_ptr<SyntaxTree> tree;
+  if ((kind == FileKind::Python || kind == FileKind::Cpp) && unreadableReason(kind, content).empty()) {
+    if (b.tree && !edits.empty()) tree = b.tree->reparse(content, edits);
+    else tree = SyntaxTree::parse(kind == FileKind::Python ? Lang::Python : Lang::Cpp, content);
+  }
+  b.ref.id = blobId(content);
+  b.ref.data = std::make_shared<const std::string>(std::move(content));
+  b.tree = std::move(tree);
+  refreshHeadFile(path);
+}
+
+void Workspace::closeBuffer(const std::string& path) {
+  if (buffers_.erase(path)) refreshHeadFile(path);
+}
+
+std::shared_ptr<const AnalysisState> Workspace::analyse() {
+  changedPaths_.clear();
+  if (!dirty_ && last_) return last_;
+  auto st = std::make_shared<AnalysisState>();
+  st->generation = ++generation_;
+  st->base = base_;
+  st->disk = disk_;
+  st->baseFacts = baseFacts_;
+  st->basePairs = basePairs_;
+  st->headFacts = headFacts_;
+  st->headOverrides = diskChanges_;
+  for (const auto& [path, b] : buffers_) st->headOverrides[path] = b.ref;
+  if (baseFacts_ && disk_) {
+    st->headPairs = pairKernargs(st->headFacts, layout_);
+    const Snapshot* base = base_.get();
+    const AnalysisState* s = st.get();
+    Revision baseRev{*baseFacts_, [base](const std::string& p) { return base->find(p); }, basePairs_.get()};
+    Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs};
+    st->rows = judge(baseRev, headRev, layout_);
+    st->rollup = rollUp(st->rows);
+  }
+  changedPaths_ = std::move(pendingPaths_);
+  pendingPaths_.clear();
+  dirty_ = false;
+  last_ = st;
+  return st;
+}
+
+}  // namespace impact

@@ -1,0 +1,90 @@
+// The live analysis state behind the language server (rust-analyzer's model: the analysis is
+// a pure function of file contents; the server feeds edits in and reads answers out).
+//
+// The base is the merge base's tree, fixed until the merge base moves. The head is the working
+// tree on disk with editor buffers laid over it. An update touches only the file it names (one
+// parse, incremental for buffers); analyse() re-pairs and re-judges from facts in memory and
+// reads no file.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/TreeFacts.h"
+#include "contracts/Kernargs.h"
+#include "extract/Extract.h"
+#include "git/Snapshot.h"
+#include "model/Layout.h"
+#include "model/Report.h"
+#include "parse/Syntax.h"
+
+namespace impact {
+
+// One analysis result. Immutable once made; readers on any thread may share it.
+struct AnalysisState {
+  uint64_t generation = 0;
+  std::shared_ptr<const Snapshot> base, disk;
+  std::shared_ptr<const TreeFacts> baseFacts;
+  std::shared_ptr<const std::vector<KernargsPair>> basePairs;
+  TreeFacts headFacts;
+  std::map<std::string, FileRef> headOverrides;  // buffers and re-read disk files; null id = deleted
+  std::vector<KernargsPair> headPairs;
+  std::vector<Row> rows;
+  Rollup rollup;
+
+  const FileRef* headFind(const std::string& path) const;
+  absl::StatusOr<std::string> headContent(const std::string& path) const;
+};
+
+class Workspace {
+ public:
+  explicit Workspace(Layout layout, std::shared_ptr<ExtractCache> cache = nullptr);
+
+  const Layout& layout() const { return layout_; }
+  ExtractCache& cache() { return *cache_; }
+
+  // The merge base's tree: extracts every analysed file (through the cache) and pairs them.
+  void setBase(std::shared_ptr<const Snapshot> base);
+  // The working tree (after initialize, a branch switch, a commit): every analysed file.
+  void setDisk(std::shared_ptr<const Snapshot> disk);
+  // One file changed on disk (a watched-file event): nullopt when it was deleted.
+  void updateDiskFile(const std::string& path, std::optional<std::string> content);
+
+  // Editor buffers override the disk. `edits` (byte-based, in order) let the parser reuse the
+  // buffer's previous tree; without them the buffer is parsed afresh.
+  void setBuffer(const std::string& path, std::string content, const std::vector<TSInputEdit>& edits = {});
+  void closeBuffer(const std::string& path);
+  bool hasBuffer(const std::string& path) const { return buffers_.count(path) != 0; }
+
+  // Judges the current contents. Cheap to call again when nothing changed (returns the last).
+  std::shared_ptr<const AnalysisState> analyse();
+
+  // Paths whose facts changed since the last analyse() (for re-publishing diagnostics).
+  const std::vector<std::string>& lastChangedPaths() const { return changedPaths_; }
+
+ private:
+  void refreshHeadFile(const std::string& path);
+  const FileRef* headRef(const std::string& path) const;
+
+  Layout layout_;
+  std::shared_ptr<ExtractCache> cache_;
+  std::shared_ptr<const Snapshot> base_, disk_;
+  std::shared_ptr<const TreeFacts> baseFacts_;
+  std::shared_ptr<const std::vector<KernargsPair>> basePairs_;
+  TreeFacts headFacts_;
+  std::map<std::string, FileRef> diskChanges_;  // empty id: deleted on disk
+  struct Buffer {
+    FileRef ref;
+    std::unique_ptr<SyntaxTree> tree;  // Python and C++ buffers
+  };
+  std::map<std::string, Buffer> buffers_;
+  bool dirty_ = true;
+  uint64_t generation_ = 0;
+  std::shared_ptr<const AnalysisState> last_;
+  std::vector<std::string> pendingPaths_, changedPaths_;
+};
+
+}  // namespace impact

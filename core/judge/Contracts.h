@@ -1,0 +1,28 @@
+// The contracts beyond kernargs, each judged in its own file. judge() (Judge.cpp) calls each
+// and merges its rows; paths a contract explains (a changed or mismatch row reads them) or
+// covers (any row reads them) are not given a generic file row.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "judge/Judge.h"
+
+namespace impact {
+
+struct ContractRows {
+  std::vector<Row> rows;
+  std::set<std::string> explained, covered;
+};
+
+// R2.4: launch_surface entries (python_source symbols and the code they reach, C++ mirrors).
+ContractRows judgeLaunchSurfaces(const Revision& base, const Revision& head, const Layout& layout);
+// R2.5: descriptor symbol strings vs pack constants; KMD fields read vs declared.
+ContractRows judgeSymbols(const Revision& base, const Revision& head, const Layout& layout);
+// R2.6: removed or re-signed Python symbols traced to their readers.
+ContractRows judgeRemovedSymbols(const Revision& base, const Revision& head, const Layout& layout);
+// R2.8, R2.9: generated and SDK headers; CMake, requirements and CI test-category files.
+ContractRows judgeBuildFiles(const Revision& base, const Revision& head, const Layout& layout);
+
+}  // namespace impact
