@@ -1,0 +1,192 @@
+-- impactd for Neovim: starts the impactd language server for python, cpp, json and yaml
+-- buffers (one client per project root) and adds :ImpactRun.
+--
+--   require('impactd').setup{ cmd = {'impactd'}, target = 'origin/develop' }
+--
+-- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client) and 0.8+ (vim.lsp.start).
+
+local M = {}
+
+local defaults = {
+  cmd = { 'impactd' },
+  target = nil, -- branch or revision compared with; nil: the server's default
+  filetypes = { 'python', 'cpp', 'json', 'yaml' },
+  root_markers = { '.git' },
+  on_attach = nil, -- function(client, bufnr)
+}
+
+local config = vim.deepcopy(defaults)
+local clients = {} -- root directory -> client id (Neovim 0.7 only)
+local has_start = vim.lsp.start ~= nil -- Neovim 0.8+
+
+local function notify(msg, level)
+  vim.notify('impactd: ' .. msg, level or vim.log.levels.INFO)
+end
+
+-- The nearest directory above the file (or the file's own) that holds a root marker;
+-- the file's directory when none does.
+local function find_root(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local start = vim.fn.fnamemodify(name, ':p:h')
+  local dir = start
+  while true do
+    for _, marker in ipairs(config.root_markers) do
+      if vim.loop.fs_stat(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      return start
+    end
+    dir = parent
+  end
+end
+
+-- window/showDocument (built in from 0.8): open the uri, cursor at the start of the range.
+local function show_document(_, params, ctx)
+  if params.external then
+    return { success = false }
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local range = params.selection or params.range
+    or { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }
+  local ok = vim.lsp.util.jump_to_location({ uri = params.uri, range = range },
+    client and client.offset_encoding or 'utf-16')
+  return { success = ok and true or false }
+end
+
+local function client_config(root)
+  local cfg = {
+    name = 'impactd',
+    cmd = config.cmd,
+    root_dir = root,
+    on_attach = config.on_attach,
+  }
+  if config.target then
+    cfg.init_options = { target = config.target }
+    cfg.settings = { impactd = { target = config.target } }
+  end
+  if not has_start then
+    local capabilities = vim.lsp.protocol.make_client_capabilities()
+    capabilities.window.showDocument = { support = true }
+    cfg.capabilities = capabilities
+    cfg.handlers = { ['window/showDocument'] = show_document }
+  end
+  return cfg
+end
+
+local function attach(bufnr)
+  if vim.bo[bufnr].buftype ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
+    return
+  end
+  local root = find_root(bufnr)
+  if has_start then
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.lsp.start(client_config(root), { bufnr = bufnr })
+    end)
+    return
+  end
+  local id = clients[root]
+  if id == false then
+    return -- the server failed to start for this root; said so once
+  end
+  local client = id and vim.lsp.get_client_by_id(id)
+  if not client or client.is_stopped() then
+    local ok, started = pcall(vim.lsp.start_client, client_config(root))
+    if not ok or not started then
+      clients[root] = false
+      notify(string.format("cannot start '%s'; set cmd in require('impactd').setup{cmd = {...}}%s",
+        table.concat(config.cmd, ' '), ok and '' or ': ' .. tostring(started)), vim.log.levels.WARN)
+      return
+    end
+    id = started
+    clients[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+end
+
+-- The impactd client of the current buffer, else any running one.
+local function current_client()
+  local fallback
+  local get_clients = vim.lsp.get_clients or vim.lsp.get_active_clients
+  for _, client in pairs(get_clients()) do
+    if client.name == 'impactd' then
+      if client.attached_buffers and client.attached_buffers[vim.api.nvim_get_current_buf()] then
+        return client
+      end
+      fallback = fallback or client
+    end
+  end
+  return fallback
+end
+
+local function open_report(text)
+  vim.cmd('new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  local lines = vim.split((text:gsub('\r', '')), '\n', { plain = true })
+  if lines[#lines] == '' then
+    table.remove(lines)
+  end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].filetype = 'impactreport'
+end
+
+--- :ImpactRun: impact.run with the defaults (the configured target against the working tree);
+--- the text report opens in a scratch buffer.
+function M.run()
+  local client = current_client()
+  if not client then
+    notify('no server is running; open a python, cpp, json or yaml file first', vim.log.levels.ERROR)
+    return
+  end
+  notify('running impact…')
+  local params = { command = 'impact.run', arguments = { vim.empty_dict() } } -- [{}]
+  local function on_result(err, result)
+    if err then
+      notify('impact.run failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif type(result) ~= 'table' or type(result.text) ~= 'string' then
+      notify('impact.run returned no report', vim.log.levels.ERROR)
+    else
+      open_report(result.text)
+    end
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  if vim.fn.has('nvim-0.11') == 1 then
+    client:request('workspace/executeCommand', params, on_result, bufnr)
+  else
+    client.request('workspace/executeCommand', params, on_result, bufnr)
+  end
+end
+
+function M.setup(opts)
+  config = vim.tbl_extend('force', vim.deepcopy(defaults), opts or {})
+  for root, id in pairs(clients) do
+    if id == false then
+      clients[root] = nil -- try again with the new cmd
+    end
+  end
+  local group = vim.api.nvim_create_augroup('impactd', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = config.filetypes,
+    callback = function(args)
+      attach(args.buf)
+    end,
+  })
+  vim.api.nvim_create_user_command('ImpactRun', M.run, { desc = 'impactd: run impact' })
+  -- Buffers opened before setup.
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype) then
+      attach(bufnr)
+    end
+  end
+end
+
+return M

@@ -1,0 +1,245 @@
+// VS Code client for impactd, the language server that says whether a change breaks the
+// hipDNN kernel ingestor at run time. The server does the work; this file starts it, passes
+// the settings on, and adds two commands: "impactd: Run impact" and "impactd: Restart server".
+
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+  WorkDoneProgress,
+} from 'vscode-languageclient/node';
+
+const SECTION = 'impactd';
+
+let client: LanguageClient | undefined;
+let outputChannel: vscode.OutputChannel;
+
+/** What impact.run answers: the text report and the JSON report (docs/report-json.md). */
+interface ImpactRunResult {
+  text: string;
+  report: unknown;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  outputChannel = vscode.window.createOutputChannel('impactd');
+  context.subscriptions.push(
+    outputChannel,
+    vscode.commands.registerCommand('impactd.run', runImpact),
+    vscode.commands.registerCommand('impactd.restart', restartServer),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      // The target reaches a running server through workspace/didChangeConfiguration;
+      // a new binary or new arguments need a new process.
+      if (e.affectsConfiguration('impactd.path') || e.affectsConfiguration('impactd.arguments')) {
+        void restartServer();
+      }
+    }),
+  );
+  await startServer();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopServer();
+}
+
+/** The settings as the user wrote them, with the defaults of package.json. */
+function settings(): { command: string; args: string[]; target: string } {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  return {
+    command: (config.get<string>('path') ?? '').trim() || 'impactd',
+    args: config.get<string[]>('arguments') ?? [],
+    target: (config.get<string>('target') ?? '').trim(),
+  };
+}
+
+/**
+ * Where the binary is: an absolute path (a relative one with a slash is taken from the first
+ * workspace folder), or a bare name looked up on PATH. Undefined when there is no such
+ * executable file.
+ */
+function resolveBinary(command: string): string | undefined {
+  const isExecutable = (file: string): boolean => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.startsWith('~/') && process.env.HOME) {
+    command = path.join(process.env.HOME, command.slice(2));
+  }
+  if (command.includes('/') || command.includes('\\')) {
+    if (path.isAbsolute(command)) {
+      return isExecutable(command) ? command : undefined;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const candidate = path.resolve(folder ?? process.cwd(), command);
+    return isExecutable(candidate) ? candidate : undefined;
+  }
+  const extensions =
+    process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE').split(';') : [''];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) {
+      continue;
+    }
+    for (const ext of extensions) {
+      const candidate = path.join(dir, command + ext);
+      if (isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+async function reportMissingBinary(command: string): Promise<void> {
+  const message =
+    `impactd: cannot find the language server '${command}'. ` +
+    'Build it (build/bin/impactd) and set "impactd.path" to its full path, or put impactd on PATH.';
+  outputChannel.appendLine(message);
+  const choice = await vscode.window.showErrorMessage(message, 'Open Settings');
+  if (choice === 'Open Settings') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'impactd.path');
+  }
+}
+
+async function startServer(): Promise<boolean> {
+  const { command, args } = settings();
+  const binary = resolveBinary(command);
+  if (!binary) {
+    void reportMissingBinary(command);
+    return false;
+  }
+
+  const serverOptions: ServerOptions = {
+    command: binary,
+    args,
+    transport: TransportKind.stdio,
+    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: ['python', 'cpp', 'json', 'yaml'].map((language) => ({
+      scheme: 'file',
+      language,
+    })),
+    // Read at every (re)start, so a changed target is used by the next server too.
+    initializationOptions: () => {
+      const { target } = settings();
+      return target ? { target } : undefined;
+    },
+    synchronize: { configurationSection: SECTION },
+    outputChannel,
+  };
+
+  // The id 'impactd' makes the client read the "impactd.trace.server" setting.
+  client = new LanguageClient(SECTION, 'impactd', serverOptions, clientOptions);
+  try {
+    await client.start();
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    outputChannel.appendLine(`impactd: the server '${binary}' failed to start: ${message}`);
+    void vscode.window.showErrorMessage(
+      `impactd: the server '${binary}' (setting "impactd.path") failed to start: ${message}`,
+    );
+    return false;
+  }
+}
+
+async function stopServer(): Promise<void> {
+  const old = client;
+  client = undefined;
+  if (!old) {
+    return;
+  }
+  try {
+    if (old.state !== State.Stopped) {
+      await old.stop();
+    }
+  } catch (error) {
+    outputChannel.appendLine(`impactd: stopping the server: ${String(error)}`);
+  }
+  try {
+    await old.dispose();
+  } catch {
+    // already stopped
+  }
+}
+
+async function restartServer(): Promise<void> {
+  await stopServer();
+  if (await startServer()) {
+    vscode.window.setStatusBarMessage('impactd: server restarted', 3000);
+  }
+}
+
+/**
+ * "impactd: Run impact": impact.run with the defaults (the configured target against the
+ * working tree); the text report opens in a new untitled document.
+ */
+async function runImpact(): Promise<void> {
+  if (!client || client.state !== State.Running) {
+    await stopServer();
+    if (!(await startServer())) {
+      return;
+    }
+  }
+  const running = client!;
+  let result: ImpactRunResult | null | undefined;
+  let cancelled = false;
+  try {
+    result = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'impactd: running impact',
+        cancellable: true,
+      },
+      async (progress, cancel) => {
+        cancel.onCancellationRequested(() => {
+          cancelled = true;
+        });
+        // The server reports its work-done progress on this token; show it here.
+        const token = `impactd.run/${Date.now()}`;
+        const listener = running.onProgress(WorkDoneProgress.type, token, (value) => {
+          if (value.kind !== 'end' && value.message) {
+            progress.report({ message: value.message });
+          }
+        });
+        try {
+          return await running.sendRequest(
+            ExecuteCommandRequest.type,
+            { command: 'impact.run', arguments: [{}], workDoneToken: token },
+            cancel,
+          );
+        } finally {
+          listener.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    if (cancelled) {
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`impactd: impact.run failed: ${message}`);
+    return;
+  }
+  if (cancelled) {
+    return;
+  }
+  if (!result || typeof result.text !== 'string') {
+    void vscode.window.showErrorMessage('impactd: impact.run returned no report.');
+    return;
+  }
+  const document = await vscode.workspace.openTextDocument({
+    content: result.text,
+    language: 'plaintext',
+  });
+  await vscode.window.showTextDocument(document, { preview: false });
+}
