@@ -3,6 +3,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "extract/CppFacts.h"
+#include "extract/CppFunctions.h"
 #include "extract/Descriptor.h"
 #include "extract/Manifest.h"
 #include "extract/PythonFacts.h"
@@ -106,7 +107,10 @@ FileFacts extractParsed(std::string_view path, const SyntaxTree& tree) {
     f.error = err;
   }
   if (tree.lang() == Lang::Python) extractPython(tree, f);
-  else extractCpp(tree, f);
+  else {
+    extractCpp(tree, f);
+    extractCppFunctions(tree, f);
+  }
   return f;
 }
 

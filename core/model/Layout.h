@@ -19,6 +19,10 @@ struct Layout {
                                        "projects/hipdnn/plugin_sdk/include/"};
   std::vector<std::string> manifestRoots = {"projects/hipdnn/tools/IngestorGenerator/configs/"};
   std::vector<std::string> descriptorRoots = {"dnn-providers/hip-kernel-provider/"};
+  // Python import roots (sys.path entries): a module's dotted name is its path below one.
+  std::vector<std::string> importRoots = {"dnn-providers/hip-kernel-provider/rocke/library",
+                                          "dnn-providers/hip-kernel-provider/rocke/platform/python",
+                                          "dnn-providers/hip-kernel-provider/descriptor-packaging/python"};
   std::string packsDir = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/";
 
   // Is the file one impactd extracts facts from?
