@@ -253,11 +253,84 @@ void adopt(Comparison& c, const Diff& d, const std::vector<int>* bIdx, const std
 }
 }  // namespace
 
+namespace {
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  while (s.size() >= 2 && s.front() == '(' && s.back() == ')') s = trimmed(s.substr(1, s.size() - 2));
+  return s;
+}
+
+// An early-return guard ("spec.persistent", "not spec.x and spec.y == 'a'") against a variant's
+// spec: 1 true, 0 false, -1 unknown.
+int evalGuard(const std::string& guard, const std::map<std::string, std::string>& spec) {
+  std::vector<std::string> parts;
+  for (size_t from = 0;;) {
+    size_t at = guard.find(" and ", from);
+    parts.push_back(guard.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    if (at == std::string::npos) break;
+    from = at + 5;
+  }
+  bool unknown = false;
+  for (std::string c : parts) {
+    c = trimmed(c);
+    bool neg = false;
+    while (c.starts_with("not ")) { neg = !neg; c = trimmed(c.substr(4)); }
+    std::string lhs = c, rhs;
+    int op = 0;  // 0 truthy, 1 ==, 2 !=
+    for (auto [tok, o] : {std::pair{"==", 1}, std::pair{"!=", 2}})
+      if (auto at = c.find(tok); at != std::string::npos) {
+        lhs = trimmed(c.substr(0, at));
+        rhs = trimmed(c.substr(at + 2));
+        op = o;
+        break;
+      }
+    if (lhs.starts_with("spec.")) lhs = lhs.substr(5);
+    auto it = spec.find(lhs);
+    if (it == spec.end() || lhs.find_first_of(".()[] ") != std::string::npos) { unknown = true; continue; }
+    bool v;
+    if (op == 0) {
+      v = !(it->second.empty() || it->second == "false" || it->second == "0" || it->second == "null" ||
+            it->second == "0.0");
+    } else {
+      if (rhs.size() >= 2 && (rhs.front() == '"' || rhs.front() == '\'')) rhs = rhs.substr(1, rhs.size() - 2);
+      if (rhs == "True") rhs = "true";
+      if (rhs == "False") rhs = "false";
+      v = (it->second == rhs) == (op == 1);
+    }
+    if (neg) v = !v;
+    if (!v) return 0;
+  }
+  return unknown ? -1 : 1;
+}
+
+// The builder's lists a copy can state: a variant's spec (descriptor copies) settles the
+// early-return guards it names; otherwise every list.
+std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& copy) {
+  std::vector<const PyAbi*> all;
+  for (const auto& a : builder.abis) all.push_back(&a);
+  if (copy.spec.empty()) return all;
+  bool allFalse = true;
+  for (const PyAbi* a : all) {
+    if (a->guard.empty()) continue;
+    int v = evalGuard(a->guard, copy.spec);
+    if (v == 1) return {a};
+    if (v != 0) allFalse = false;
+  }
+  if (!allFalse) return all;
+  std::vector<const PyAbi*> own;
+  for (const PyAbi* a : all)
+    if (a->guard.empty()) own.push_back(a);
+  return own.empty() ? all : own;
+}
+}  // namespace
+
 Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
   Comparison best;
   best.distance = 1 << 30;
   const bool countOnly = copy.form == CppArgList::Form::Launch;
-  for (const auto& abi : builder.abis) {
+  for (const PyAbi* abiPtr : abisFor(builder, copy)) {
+    const PyAbi& abi = *abiPtr;
     Comparison c;
     c.abi = &abi;
     for (const auto& a : abi.args)
@@ -361,6 +434,29 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
       p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
       const bool named = list.named && list.form != CppArgList::Form::Launch;
+
+      // A descriptor copy that names its builder pairs with it first.
+      if (list.builderHint) {
+        const auto& h = *list.builderHint;
+        std::optional<BuilderRef> hb;
+        if (!h.source.empty()) hb = findBuilder(layout.libraryPath(h.source), h.builder);
+        if (!hb) {
+          std::string arch = archFromPath(path);
+          for (const auto& b : all)
+            if (b.builder->name == h.builder && (!hb || (!arch.empty() && archFromPath(b.path) == arch))) hb = b;
+        }
+        if (hb) {
+          p.builder = hb;
+          out.push_back(std::move(p));
+          continue;
+        }
+        if (!named) {
+          p.note = absl::StrCat("builder ", h.builder, " named by the descriptor not found",
+                                h.source.empty() ? "" : " in " + layout.libraryPath(h.source));
+          out.push_back(std::move(p));
+          continue;
+        }
+      }
 
       const Declared* decl = nullptr;
       if (auto it = declared.find(path); it != declared.end())

@@ -142,6 +142,7 @@ struct Constant {
   Site site;
   std::string qualified;  // "a::b::NAME" (scope components joined)
   TSNode value;
+  TSNode id{};            // the declared identifier
 };
 
 struct Ctx {
@@ -631,6 +632,7 @@ void collect(Ctx& c) {
     for (const auto& s : k.site.scope)
       if (!s.empty()) q += s + "::";
     k.qualified = q + id_text;
+    k.id = id;
     c.constants[lastComponent(id_text)].push_back(std::move(k));
   }
 }
@@ -1008,6 +1010,86 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Symbol strings, KMD field reads and includes (SPEC R2.5, R2.8).
+
+bool isMetadataRead(std::string_view method) {
+  // getIntMetadata, getStringMetadata (and other get*Metadata); tryGetMetadata is "may be absent".
+  return method.starts_with("get") && method.ends_with("Metadata") && method.size() > 11;
+}
+
+// The *_FIELD constant (or any identifier) an argument reads through.
+std::string fieldConstantIn(const Ctx& c, TSNode arg) {
+  std::string found, any;
+  walk(arg, [&](TSNode n) {
+    if (!found.empty()) return false;
+    if (is(n, "identifier") || is(n, "qualified_identifier")) {
+      std::string t = lastComponent(c.text(n));
+      if (t.ends_with("_FIELD")) found = noSpace(c.text(n));
+      else if (any.empty() && c.constants.count(t)) any = noSpace(c.text(n));
+      return false;
+    }
+    return true;
+  });
+  return found.empty() ? any : found;
+}
+
+void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
+  // String constants, in source order.
+  std::vector<const Constant*> all;
+  for (const auto& [name, ks] : c.constants)
+    for (const Constant& k : ks) all.push_back(&k);
+  std::sort(all.begin(), all.end(), [](const Constant* a, const Constant* b) {
+    return ts_node_start_byte(a->value) < ts_node_start_byte(b->value);
+  });
+  Evaluator ev{c, nullptr};
+  for (const Constant* k : all) {
+    if (k->site.function >= 0) continue;  // a local, not a registered symbol
+    auto v = ev.str(k->value, k->site, 0);
+    if (!v) continue;
+    CppStringConstant s;
+    s.name = isNull(k->id) ? lastComponent(k->qualified) : noSpace(c.text(k->id));
+    s.qualified = k->qualified;
+    s.value = *v;
+    SourceRange r = rangeOf(isNull(k->id) ? k->value : k->id);
+    s.line = r.line;
+    s.col = r.col;
+    out.constants.push_back(std::move(s));
+  }
+  // KMD reads and includes.
+  walk(c.tree.root(), [&](TSNode n) {
+    if (is(n, "preproc_include")) {
+      TSNode p = field(n, "path");
+      std::string_view t = c.text(p);
+      if (t.size() >= 2) out.includes.emplace_back(t.substr(1, t.size() - 2));
+      return false;
+    }
+    if (!is(n, "call_expression")) return true;
+    TSNode fn = field(n, "function");
+    std::string method;
+    if (is(fn, "field_expression")) method = std::string(c.text(field(fn, "field")));
+    else if (is(fn, "identifier") || is(fn, "qualified_identifier")) method = lastComponent(c.text(fn));
+    if (!isMetadataRead(method)) return true;
+    auto args = items(field(n, "arguments"));
+    if (args.empty()) return true;
+    Site site = c.siteOf(n);
+    CppKmdRead r;
+    r.method = method;
+    r.constant = fieldConstantIn(c, args[0]);
+    auto v = ev.str(args[0], site, 0);
+    if (!v && !r.constant.empty()) {
+      if (const Constant* k = lookup(c, r.constant, site)) v = ev.str(k->value, k->site, 0);
+    }
+    if (!v) return true;  // a field name computed at run time: nothing to compare
+    r.field = *v;
+    SourceRange rg = rangeOf(n);
+    r.line = rg.line;
+    r.col = rg.col;
+    out.kmdReads.push_back(std::move(r));
+    return true;
+  });
+}
+
 bool before(const SourceRange& a, const SourceRange& b) {
   return std::tie(a.line, a.col, a.endLine, a.endCol) < std::tie(b.line, b.col, b.endLine, b.endCol);
 }
@@ -1026,6 +1108,7 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
     for (auto& l : lists) out.lists.push_back(std::move(l));
+    extractSymbols(c, out.symbols);
   } catch (const std::exception& e) {
     if (out.ok) {
       out.ok = false;

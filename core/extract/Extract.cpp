@@ -52,7 +52,7 @@ std::string unreadableReason(FileKind kind, std::string_view content) {
 
 FileKind classify(std::string_view path) {
   if (path.ends_with(".profile.yaml") || path.ends_with(".profile.yml")) return FileKind::Manifest;
-  if (!descriptorType(path).empty()) return FileKind::Descriptor;
+  if (!descriptorType(path).empty() || isAotCatalog(path)) return FileKind::Descriptor;
   if (path.ends_with(".py")) return FileKind::Python;
   if (isSourceFile(path, {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".h", ".hxx", ".inl"})) return FileKind::Cpp;
   return FileKind::Other;
@@ -84,13 +84,9 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
       else { f.ok = false; f.error = std::string(m.status().message()); }
       break;
     }
-    case FileKind::Descriptor: {
-      f.fingerprint = jsonValueFingerprint(content);
-      auto d = parseDescriptor(path, content);
-      if (d.ok()) f.descriptor = std::move(*d);
-      else { f.ok = false; f.error = std::string(d.status().message()); }
+    case FileKind::Descriptor:
+      extractDescriptor(path, content, f);
       break;
-    }
     case FileKind::Other:
       break;
   }

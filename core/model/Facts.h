@@ -61,6 +61,14 @@ struct CppArgList {
   SourceRange range;      // the braced list, the lambda's function, or the launch call
   std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size unknown
   uint64_t fingerprint = 0;     // code fingerprint of the enclosing function (or the list)
+  // Descriptor copies (packed UKD `signature`, catalog `args_signature`): the builder the
+  // descriptor names (source relative to rocke/library), tried first when pairing, and the
+  // variant's spec (JSON scalars as text: "true", "8", "bf16"), which picks the builder's list.
+  struct BuilderHint {
+    std::string source, builder;
+  };
+  std::optional<BuilderHint> builderHint;
+  std::map<std::string, std::string> spec;
 };
 
 // launch_surface entry of a *.profile.yaml (DOMAIN.md §5)

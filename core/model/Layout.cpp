@@ -12,15 +12,44 @@ bool under(std::string_view path, const std::vector<std::string>& roots) {
     if (path.starts_with(r)) return true;
   return false;
 }
+// Build, dependency and CI test-category files (R2.9) and flatc inputs (R2.8). They are not
+// parsed, but analysed so that their changes get rows (core/judge/BuildFileRows.cpp).
+bool buildInput(std::string_view path) {
+  auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return name == "CMakeLists.txt" || name.ends_with(".cmake") || name.ends_with(".cmake.in") ||
+         (name.starts_with("requirements") && name.ends_with(".txt")) || name == "pyproject.toml" ||
+         name.find("test_categories") != std::string_view::npos || name.ends_with(".fbs") ||
+         name == "flatc_flags.txt";
+}
+
+// The ingestor's trees beyond the analysed roots: the plugin SDK and the generator.
+bool ingestorTree(std::string_view path) {
+  return path.starts_with("projects/hipdnn/plugin_sdk/") || path.starts_with("projects/hipdnn/tools/IngestorGenerator/");
+}
+
+// CI files that name the ingestor (workflows, test-category lists).
+bool ingestorCi(std::string_view path) {
+  if (!path.starts_with(".github/")) return false;
+  for (std::string_view w : {"hipdnn", "hip-kernel-provider", "hip_kernel_provider", "ingestor", "test_categor"})
+    if (path.find(w) != std::string_view::npos) return true;
+  return false;
+}
 }  // namespace
 
 bool Layout::analysed(std::string_view path) const {
   switch (classify(path)) {
     case FileKind::Python: return under(path, pythonRoots);
-    case FileKind::Cpp: return under(path, cppRoots);
+    case FileKind::Cpp:
+      return under(path, cppRoots) || (path.ends_with("_generated.h") && path.starts_with("projects/hipdnn/"));
     case FileKind::Manifest: return under(path, manifestRoots);
     case FileKind::Descriptor: return under(path, descriptorRoots);
-    case FileKind::Other: return false;
+    case FileKind::Other:
+      if (ingestorCi(path)) return true;
+      return buildInput(path) && (under(path, descriptorRoots) || under(path, pythonRoots) || under(path, cppRoots) ||
+                                  under(path, manifestRoots) || ingestorTree(path) ||
+                                  (path.starts_with("projects/hipdnn/") &&
+                                   path.find("test_categories") != std::string_view::npos));
   }
   return false;
 }
