@@ -1,12 +1,33 @@
-// impactd: the language server. Until the server lands it answers --version only.
+// impactd: the language server (LSP 3.17 over stdio).
 #include <cstdio>
 #include <cstring>
+#include <string>
+
+#include "protocol/LSPServer.h"
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
-    std::printf("impactd %s\n", IMPACT_VERSION);
-    return 0;
+  impact::lsp::ServerConfig cfg;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--version") {
+      std::printf("impactd %s\n", IMPACT_VERSION);
+      return 0;
+    }
+    if (a == "--help" || a == "-h") {
+      std::printf(
+          "usage: impactd [--log=error|info|verbose] [--git-poll-ms=N]\n"
+          "Language server for the hipDNN kernel ingestor's hand-kept contracts (LSP over stdio).\n"
+          "Settings come from initializationOptions / workspace/didChangeConfiguration: {\"target\": REV}.\n");
+      return 0;
+    }
+    if (a == "--log=error") cfg.log = impact::lsp::ServerConfig::Log::Error;
+    else if (a == "--log=info") cfg.log = impact::lsp::ServerConfig::Log::Info;
+    else if (a == "--log=verbose") cfg.log = impact::lsp::ServerConfig::Log::Verbose;
+    else if (a.rfind("--git-poll-ms=", 0) == 0) cfg.gitPoll = std::chrono::milliseconds(std::atoi(a.c_str() + 14));
+    else {
+      std::fprintf(stderr, "impactd: unknown argument '%s' (try --help)\n", a.c_str());
+      return 2;
+    }
   }
-  std::fprintf(stderr, "impactd: the language server is not implemented yet; try --version\n");
-  return 2;
+  return impact::lsp::runLanguageServer(stdin, stdout, cfg);
 }

@@ -1,0 +1,59 @@
+#include "protocol/Framing.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+namespace impact::lsp {
+
+bool FrameReader::readLine(std::string& line) {
+  line.clear();
+  for (int c; (c = std::fgetc(in_)) != EOF;) {
+    line.push_back(static_cast<char>(c));
+    if (c == '\n') return true;
+    if (line.size() > (1u << 20)) return true;  // an absurd header line: hand it over in pieces
+  }
+  return !line.empty();
+}
+
+std::optional<std::string> FrameReader::next(std::string& problem) {
+  problem.clear();
+  for (;;) {
+    long long length = -1;
+    std::string line;
+    bool sawHeader = false;
+    for (;;) {
+      if (!readLine(line)) return std::nullopt;
+      auto pos = line.find("Content-Length:");
+      if (pos != std::string::npos) {
+        sawHeader = true;
+        const char* p = line.c_str() + pos + 15;
+        while (*p == ' ' || *p == '\t') ++p;
+        char* end = nullptr;
+        errno = 0;
+        long long v = std::strtoll(p, &end, 10);
+        length = (end == p || errno != 0 || v < 0) ? -2 : v;
+        continue;
+      }
+      bool blank = true;
+      for (char c : line) blank = blank && (c == '\r' || c == '\n');
+      if (blank && sawHeader) break;  // end of the headers
+      // Any other header (Content-Type) or stray bytes: skipped.
+    }
+    if (length < 0) {
+      problem = "a message without a valid Content-Length was dropped";
+      return std::string();
+    }
+    if (static_cast<unsigned long long>(length) > max_) {
+      problem = "a message of " + std::to_string(length) + " bytes (limit " + std::to_string(max_) +
+                ") was dropped";
+      return std::string();
+    }
+    std::string body(static_cast<size_t>(length), '\0');
+    size_t got = std::fread(body.data(), 1, body.size(), in_);
+    if (got < body.size()) return std::nullopt;  // truncated: the input ended
+    return body;
+  }
+}
+
+}  // namespace impact::lsp

@@ -1,0 +1,495 @@
+#include "protocol/LSPServer.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/LSP/Transport.h"
+#include "llvm/Support/raw_ostream.h"
+#include "protocol/Framing.h"
+#include "protocol/Protocol.h"
+#include "server/ImpactServer.h"
+
+namespace impact::lsp {
+
+namespace {
+
+using server::ImpactServer;
+
+enum Code {
+  kParseError = -32700,
+  kInvalidRequest = -32600,
+  kMethodNotFound = -32601,
+  kInvalidParams = -32602,
+  kInternalError = -32603,
+  kServerNotInitialized = -32002,
+  kRequestCancelled = -32800,
+  kContentModified = -32801,
+  kRequestFailed = -32803,
+};
+
+L::Position toLsp(server::Pos p) { return L::Position(int(p.line), int(p.character)); }
+L::Range toLsp(server::Rng r) { return L::Range(toLsp(r.start), toLsp(r.end)); }
+server::Pos fromLsp(const L::Position& p) {
+  return {static_cast<uint32_t>(std::max(0, p.line)), static_cast<uint32_t>(std::max(0, p.character))};
+}
+server::Rng fromLsp(const L::Range& r) { return {fromLsp(r.start), fromLsp(r.end)}; }
+
+std::string uriOf(const std::string& path) {
+  auto u = L::URIForFile::fromFile(path);
+  if (!u) {
+    llvm::consumeError(u.takeError());
+    return "file://" + path;
+  }
+  return u->uri().str();
+}
+
+class LSPServer {
+ public:
+  LSPServer(std::FILE* in, std::FILE* out, const ServerConfig& cfg)
+      : reader_(in),
+        out_(fileno(out), /*shouldClose=*/false, /*unbuffered=*/false),
+        transport_(in, out_),
+        cfg_(cfg) {}
+
+  int run() {
+    std::string problem;
+    while (!exitRequested_) {
+      auto body = reader_.next(problem);
+      if (!body) break;  // end of input
+      if (!problem.empty()) {
+        log(Level::Error, problem);
+        continue;
+      }
+      auto doc = json::parse(*body);
+      if (!doc) {
+        std::string err = llvm::toString(doc.takeError());
+        log(Level::Error, "JSON parse error: " + err);
+        replyError(nullptr, kParseError, "parse error: " + err);
+        continue;
+      }
+      try {
+        dispatch(std::move(*doc));
+      } catch (const std::exception& e) {
+        log(Level::Error, std::string("internal error: ") + e.what());
+      } catch (...) {
+        log(Level::Error, "internal error");
+      }
+    }
+    server_.reset();  // joins the worker before the transport goes away
+    return exitRequested_ && shutdown_ ? 0 : 1;
+  }
+
+ private:
+  enum class Level { Error, Info, Verbose };
+  void log(Level l, const std::string& s) {
+    if (static_cast<int>(l) > static_cast<int>(cfg_.log)) return;
+    std::lock_guard<std::mutex> lock(errMu_);
+    std::fprintf(stderr, "impactd: %s\n", s.c_str());
+  }
+
+  // ----- sending -----
+  void send(json::Value id, llvm::Expected<json::Value> result) {
+    std::lock_guard<std::mutex> lock(outMu_);
+    transport_.reply(std::move(id), std::move(result));
+  }
+  void replyError(json::Value id, int code, const std::string& msg) {
+    send(std::move(id), llvm::make_error<L::LSPError>(msg, L::ErrorCode(code)));
+  }
+  void notify(llvm::StringRef method, json::Value params) {
+    std::lock_guard<std::mutex> lock(outMu_);
+    transport_.notify(method, std::move(params));
+  }
+  void call(llvm::StringRef method, json::Value params) {
+    std::lock_guard<std::mutex> lock(outMu_);
+    transport_.call(method, std::move(params), llvm::formatv("impactd-{0}", ++outgoing_).str());
+  }
+
+  // ----- requests in flight (for $/cancelRequest and stale requests) -----
+  struct Pending {
+    std::atomic<bool> cancelled{false};
+  };
+  std::string idKey(const json::Value& id) { return llvm::formatv("{0}", id).str(); }
+
+  // A reply function for request `id`: answers -32800 when it was cancelled, -32801 when the
+  // document it read was edited since (and the client supports stale-request cancelling).
+  std::function<void(llvm::Expected<json::Value>)> replier(json::Value id, std::string path = "") {
+    auto p = std::make_shared<Pending>();
+    {
+      std::lock_guard<std::mutex> lock(pendingMu_);
+      pending_[idKey(id)] = p;
+    }
+    int64_t epoch = path.empty() || !server_ ? 0 : server_->documentEpoch(path);
+    return [this, id, p, path, epoch](llvm::Expected<json::Value> result) mutable {
+      {
+        std::lock_guard<std::mutex> lock(pendingMu_);
+        pending_.erase(idKey(id));
+      }
+      if (p->cancelled) {
+        if (!result) llvm::consumeError(result.takeError());
+        return replyError(id, kRequestCancelled, "request cancelled");
+      }
+      if (staleCancel_ && !path.empty() && server_ && server_->documentEpoch(path) != epoch) {
+        if (!result) llvm::consumeError(result.takeError());
+        return replyError(id, kContentModified, "the document changed before the answer was ready");
+      }
+      send(id, std::move(result));
+    };
+  }
+  std::function<bool()> cancelFlag(const json::Value& id) {
+    std::lock_guard<std::mutex> lock(pendingMu_);
+    auto it = pending_.find(idKey(id));
+    if (it == pending_.end()) return [] { return false; };
+    auto p = it->second;
+    return [p] { return p->cancelled.load(); };
+  }
+
+  // ----- dispatch -----
+  void dispatch(json::Value msg) {
+    json::Object* o = msg.getAsObject();
+    if (!o) {
+      log(Level::Error, "a message that is not a JSON object was ignored");
+      return replyError(nullptr, kInvalidRequest, "a JSON-RPC message is an object");
+    }
+    std::optional<json::Value> id;
+    if (json::Value* i = o->get("id")) id = *i;
+    std::optional<llvm::StringRef> method = o->getString("method");
+    if (!method) {
+      // A response (to showDocument, registerCapability, progress create) or junk.
+      if (!id) log(Level::Error, "a message with neither method nor id was ignored");
+      return;
+    }
+    if (o->getString("jsonrpc") != std::optional<llvm::StringRef>("2.0")) {
+      log(Level::Error, "a message without \"jsonrpc\": \"2.0\" was refused: " + method->str());
+      if (id) replyError(*id, kInvalidRequest, "\"jsonrpc\" must be \"2.0\"");
+      return;
+    }
+    json::Value params = nullptr;
+    if (json::Value* p = o->get("params")) params = *p;
+    if (id) onRequest(method->str(), std::move(params), std::move(*id));
+    else onNotification(method->str(), std::move(params));
+  }
+
+  template <typename T>
+  bool parse(const json::Value& raw, T& out, std::string& err) {
+    json::Path::Root root;
+    if (fromJSON(raw, out, root)) return true;
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << llvm::toString(root.getError());
+    err = os.str();
+    return false;
+  }
+
+  void onRequest(const std::string& method, json::Value params, json::Value id) {
+    if (method == "initialize") return onInitialize(params, id);
+    if (!initialized_) return replyError(id, kServerNotInitialized, "the server is not initialized: send initialize first");
+    if (shutdown_) return replyError(id, kInvalidRequest, "the server is shutting down");
+    if (method == "shutdown") {
+      shutdown_ = true;
+      return send(id, json::Value(nullptr));
+    }
+    std::string err;
+    if (method == "textDocument/hover") {
+      L::TextDocumentPositionParams p;
+      if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid hover params: " + err);
+      std::string path = p.textDocument.uri.file().str();
+      auto reply = replier(id, path);
+      bool md = hoverMarkdown_;
+      return server_->hover(path, fromLsp(p.position), [reply, md](std::optional<server::HoverInfo> h) mutable {
+        if (!h) return reply(json::Value(nullptr));
+        reply(json::Value(json::Object{
+            {"contents", json::Object{{"kind", md ? "markdown" : "plaintext"}, {"value", md ? h->markdown : h->plaintext}}},
+            {"range", L::toJSON(toLsp(h->range))}}));
+      });
+    }
+    if (method == "textDocument/definition" || method == "textDocument/references") {
+      L::TextDocumentPositionParams p;
+      if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid " + method + " params: " + err);
+      std::string path = p.textDocument.uri.file().str();
+      auto reply = replier(id, path);
+      auto done = [reply](std::vector<server::FileLoc> locs) mutable {
+        json::Array out;
+        for (const auto& l : locs)
+          out.push_back(json::Object{{"uri", uriOf(l.path)}, {"range", L::toJSON(toLsp(l.range))}});
+        reply(json::Value(std::move(out)));
+      };
+      if (method == "textDocument/definition") return server_->definition(path, fromLsp(p.position), std::move(done));
+      return server_->references(path, fromLsp(p.position), std::move(done));
+    }
+    if (method == "textDocument/codeAction") {
+      L::CodeActionParams p;
+      if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid codeAction params: " + err);
+      std::string path = p.textDocument.uri.file().str();
+      auto reply = replier(id, path);
+      return server_->codeActions(path, fromLsp(p.range), [this, reply](std::vector<server::Action> actions) mutable {
+        json::Array out;
+        for (const auto& a : actions) out.push_back(toJSON(toProtocol(a)));
+        reply(json::Value(std::move(out)));
+      });
+    }
+    if (method == "workspace/executeCommand") {
+      ExecuteCommandParams p;
+      if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid executeCommand params: " + err);
+      return executeCommand(p, id);
+    }
+    replyError(id, kMethodNotFound, "method not found: " + method);
+  }
+
+  void onNotification(const std::string& method, json::Value params) {
+    if (method == "exit") {
+      exitRequested_ = true;
+      return;
+    }
+    if (method == "$/cancelRequest") {
+      if (const json::Object* o = params.getAsObject())
+        if (const json::Value* i = o->get("id")) {
+          std::lock_guard<std::mutex> lock(pendingMu_);
+          if (auto it = pending_.find(idKey(*i)); it != pending_.end()) it->second->cancelled = true;
+        }
+      return;
+    }
+    if (!initialized_ || shutdown_) return;  // LSP: notifications before initialize are dropped
+    std::string err;
+    auto bad = [&](const std::string& what) { log(Level::Error, "invalid " + method + " params: " + what); };
+    if (method == "initialized") return onInitialized();
+    if (method == "textDocument/didOpen") {
+      L::DidOpenTextDocumentParams p;
+      if (!parse(params, p, err)) return bad(err);
+      return server_->didOpen(p.textDocument.uri.file().str(), p.textDocument.text, p.textDocument.version);
+    }
+    if (method == "textDocument/didChange") {
+      L::DidChangeTextDocumentParams p;
+      if (!parse(params, p, err)) return bad(err);
+      std::vector<server::ContentChange> changes;
+      for (const auto& c : p.contentChanges) {
+        server::ContentChange cc;
+        if (c.range) cc.range = fromLsp(*c.range);
+        cc.text = c.text;
+        changes.push_back(std::move(cc));
+      }
+      return server_->didChange(p.textDocument.uri.file().str(), std::move(changes), p.textDocument.version);
+    }
+    if (method == "textDocument/didClose") {
+      L::DidCloseTextDocumentParams p;
+      if (!parse(params, p, err)) return bad(err);
+      return server_->didClose(p.textDocument.uri.file().str());
+    }
+    if (method == "textDocument/didSave") {
+      DidSaveTextDocumentParams p;
+      if (!parse(params, p, err)) return bad(err);
+      return server_->didSave(p.textDocument.uri.file().str());
+    }
+    if (method == "workspace/didChangeWatchedFiles") {
+      DidChangeWatchedFilesParams p;
+      if (!parse(params, p, err)) return bad(err);
+      std::vector<std::string> paths;
+      for (const auto& e : p.changes) {
+        auto u = L::URIForFile::fromURI(e.uri);
+        if (!u) {
+          llvm::consumeError(u.takeError());
+          continue;
+        }
+        paths.push_back(u->file().str());
+      }
+      return server_->filesChanged(paths);
+    }
+    if (method == "workspace/didChangeConfiguration") {
+      if (const json::Object* o = params.getAsObject())
+        if (const json::Object* s = o->getObject("settings"))
+          if (const json::Object* i = s->getObject("impactd"))
+            if (auto t = i->getString("target")) server_->setTarget(t->str());
+      return;
+    }
+    // $/setTrace and others: nothing to do.
+  }
+
+  void onInitialize(const json::Value& params, json::Value id) {
+    if (initialized_) return replyError(id, kInvalidRequest, "initialize was already sent");
+    const json::Object* o = params.getAsObject();
+    if (!o) return replyError(id, kInvalidParams, "initialize params must be an object");
+    std::string root;
+    if (auto u = o->getString("rootUri")) {
+      if (auto f = L::URIForFile::fromURI(*u)) root = f->file().str();
+      else llvm::consumeError(f.takeError());
+    }
+    if (root.empty())
+      if (const json::Array* wf = o->getArray("workspaceFolders"))
+        if (!wf->empty())
+          if (const json::Object* f0 = (*wf)[0].getAsObject())
+            if (auto u = f0->getString("uri")) {
+              if (auto f = L::URIForFile::fromURI(*u)) root = f->file().str();
+              else llvm::consumeError(f.takeError());
+            }
+    if (root.empty())
+      if (auto p = o->getString("rootPath")) root = p->str();
+    std::string target;
+    if (const json::Object* io = o->getObject("initializationOptions"))
+      if (auto t = io->getString("target")) target = t->str();
+    // Client capabilities that change what we send.
+    if (const json::Object* caps = o->getObject("capabilities")) {
+      if (const json::Object* td = caps->getObject("textDocument"))
+        if (const json::Object* h = td->getObject("hover"))
+          if (const json::Array* fmts = h->getArray("contentFormat"))
+            hoverMarkdown_ = !fmts->empty() && (*fmts)[0].getAsString() == std::optional<llvm::StringRef>("markdown");
+      if (const json::Object* ws = caps->getObject("workspace"))
+        if (const json::Object* w = ws->getObject("didChangeWatchedFiles"))
+          watchDynamic_ = w->getBoolean("dynamicRegistration").value_or(false);
+      if (const json::Object* win = caps->getObject("window")) {
+        workDoneProgress_ = win->getBoolean("workDoneProgress").value_or(false);
+        if (const json::Object* sd = win->getObject("showDocument")) showDocument_ = sd->getBoolean("support").value_or(false);
+      }
+      if (const json::Object* g = caps->getObject("general"))
+        if (const json::Object* sr = g->getObject("staleRequestSupport")) staleCancel_ = sr->getBoolean("cancel").value_or(false);
+    }
+
+    server::Callbacks cb;
+    cb.publish = [this](const std::string& path, const std::vector<server::Diag>& diags, std::optional<int64_t> version) {
+      json::Array arr;
+      for (const auto& d : diags) arr.push_back(toJSON(toProtocol(d)));
+      json::Object p{{"uri", uriOf(path)}, {"diagnostics", std::move(arr)}};
+      if (version) p["version"] = *version;
+      notify("textDocument/publishDiagnostics", std::move(p));
+    };
+    cb.showMessage = [this](server::Severity s, const std::string& m) {
+      notify("window/showMessage", json::Object{{"type", int(s)}, {"message", m}});
+    };
+    cb.log = [this](const std::string& m) { log(Level::Info, m); };
+    server::Options opts;
+    opts.gitPoll = cfg_.gitPoll;
+    server_ = std::make_unique<ImpactServer>(std::move(cb), opts);
+    initialized_ = true;
+    if (!root.empty()) server_->initialize(root, target);
+    else notify("window/showMessage", json::Object{{"type", 1}, {"message", "impactd: no workspace root was given; no diagnostics"}});
+
+    json::Object caps{
+        {"positionEncoding", "utf-16"},
+        {"textDocumentSync", json::Object{{"openClose", true}, {"change", 2}, {"save", json::Object{{"includeText", false}}}}},
+        {"hoverProvider", true},
+        {"definitionProvider", true},
+        {"referencesProvider", true},
+        {"codeActionProvider", json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
+        {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.showMirror"}}}},
+    };
+    send(id, json::Value(json::Object{{"capabilities", std::move(caps)},
+                                      {"serverInfo", json::Object{{"name", "impactd"}, {"version", IMPACT_VERSION}}}}));
+  }
+
+  void onInitialized() {
+    if (!watchDynamic_) return;
+    json::Array watchers;
+    for (const char* g : {"**/*.py", "**/*.{cpp,hpp,h,cc,hh}", "**/*.json", "**/*.{yaml,yml}"})
+      watchers.push_back(json::Object{{"globPattern", g}});
+    call("client/registerCapability",
+         json::Object{{"registrations", json::Array{json::Object{
+                          {"id", "impactd-watched-files"},
+                          {"method", "workspace/didChangeWatchedFiles"},
+                          {"registerOptions", json::Object{{"watchers", std::move(watchers)}}}}}}});
+  }
+
+  void executeCommand(const ExecuteCommandParams& p, json::Value id) {
+    const json::Object* arg = p.arguments.empty() ? nullptr : p.arguments[0].getAsObject();
+    if (p.command == "impact.showMirror") {
+      if (!arg) return replyError(id, kInvalidParams, "impact.showMirror takes {uri, range}");
+      auto uri = arg->getString("uri");
+      L::Range range;
+      json::Path::Root root;
+      const json::Value* r = arg->get("range");
+      if (!uri || !r || !L::fromJSON(*r, range, root)) {
+        if (!uri || !r) return replyError(id, kInvalidParams, "impact.showMirror takes {uri, range}");
+        return replyError(id, kInvalidParams, "impact.showMirror: invalid range");
+      }
+      call("window/showDocument", toJSON(ShowDocumentParams{uri->str(), range, true}));
+      return send(id, json::Value(nullptr));
+    }
+    if (p.command != "impact.run") return replyError(id, kInvalidParams, "unknown command: " + p.command);
+    server::RunRequest req;
+    if (arg) {
+      req.base = arg->getString("base").value_or("").str();
+      req.head = arg->getString("head").value_or("").str();
+      req.targetTip = arg->getString("targetTip").value_or("").str();
+    }
+    auto reply = replier(id);
+    auto cancelled = cancelFlag(id);
+    std::optional<json::Value> token = p.workDoneToken;
+    if (!token && workDoneProgress_) {
+      token = json::Value(llvm::formatv("impact.run-{0}", ++progressSeq_).str());
+      call("window/workDoneProgress/create", json::Object{{"token", *token}});
+    }
+    if (token) notify("$/progress", progressParams(*token, "begin", "impact", "starting"));
+    server_->runImpact(
+        req,
+        [this, token](const std::string& msg) {
+          if (token) notify("$/progress", progressParams(*token, "report", "", msg));
+        },
+        cancelled,
+        [this, token, reply](std::optional<server::RunResult> r, std::string error) mutable {
+          if (token) notify("$/progress", progressParams(*token, "end", "", r ? "done" : error));
+          if (!r) return reply(llvm::make_error<L::LSPError>("impact.run: " + error, L::ErrorCode(kRequestFailed)));
+          json::Value report = nullptr;
+          if (auto parsed = json::parse(r->json)) report = std::move(*parsed);
+          else llvm::consumeError(parsed.takeError());
+          reply(json::Value(json::Object{{"text", r->text}, {"report", std::move(report)}}));
+        });
+  }
+
+  Diagnostic toProtocol(const server::Diag& d) {
+    Diagnostic out;
+    out.range = toLsp(d.range);
+    out.severity = int(d.severity);
+    out.code = d.code;
+    out.codeHref = "https://github.com/ROCm/rocm-libraries#impactd-" + d.code;
+    out.message = d.message;
+    for (const auto& r : d.related) out.related.push_back({uriOf(r.location.path), toLsp(r.location.range), r.message});
+    out.data = json::Object{{"row", d.rowKey}, {"status", d.status}};
+    return out;
+  }
+
+  CodeAction toProtocol(const server::Action& a) {
+    CodeAction out;
+    out.title = a.title;
+    if (!a.kind.empty()) out.kind = a.kind;
+    out.isPreferred = a.preferred;
+    for (const auto& d : a.diagnostics) out.diagnostics.push_back(toProtocol(d));
+    if (!a.edits.empty()) {
+      L::WorkspaceEdit we;
+      auto& edits = we.changes[uriOf(a.editPath)];
+      for (const auto& e : a.edits) edits.push_back(L::TextEdit{toLsp(e.range), e.newText});
+      out.edit = std::move(we);
+    }
+    if (a.showMirror) {
+      Command c;
+      c.title = a.title;
+      c.command = "impact.showMirror";
+      c.arguments.push_back(json::Object{{"uri", uriOf(a.showMirror->path)}, {"range", L::toJSON(toLsp(a.showMirror->range))}});
+      out.command = std::move(c);
+    }
+    return out;
+  }
+
+  FrameReader reader_;
+  llvm::raw_fd_ostream out_;
+  L::JSONTransport transport_;
+  ServerConfig cfg_;
+  std::mutex outMu_, errMu_, pendingMu_;
+  std::map<std::string, std::shared_ptr<Pending>> pending_;
+  std::unique_ptr<ImpactServer> server_;
+  bool initialized_ = false, shutdown_ = false, exitRequested_ = false;
+  bool hoverMarkdown_ = false, watchDynamic_ = false, workDoneProgress_ = false, showDocument_ = false, staleCancel_ = false;
+  std::atomic<int> outgoing_{0}, progressSeq_{0};
+};
+
+}  // namespace
+
+int runLanguageServer(std::FILE* in, std::FILE* out, const ServerConfig& config) {
+  L::Logger::setLogLevel(config.log == ServerConfig::Log::Verbose ? L::Logger::Level::Debug
+                         : config.log == ServerConfig::Log::Info  ? L::Logger::Level::Info
+                                                                  : L::Logger::Level::Error);
+  LSPServer s(in, out, config);
+  return s.run();
+}
+
+}  // namespace impact::lsp

@@ -1,0 +1,19 @@
+// The protocol layer (clangd's ClangdLSPServer): JSON-RPC over stdio <-> the server API.
+// No analysis logic here.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+
+namespace impact::lsp {
+
+struct ServerConfig {
+  enum class Log { Error, Info, Verbose } log = Log::Error;
+  std::chrono::milliseconds gitPoll{1000};
+};
+
+// Serves until `exit` or the end of input. Returns the process exit code: 0 after
+// shutdown + exit, 1 otherwise (LSP 3.17).
+int runLanguageServer(std::FILE* in, std::FILE* out, const ServerConfig& config);
+
+}  // namespace impact::lsp

@@ -1,0 +1,55 @@
+#include "server/Diagnostics.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace impact::server {
+
+namespace {
+std::string where(const Location& l) { return absl::StrCat(l.path, ":", l.focus.line + 1); }
+
+std::string devices(const Row& r) {
+  if (!r.label.empty()) return absl::StrCat(" (left to the ", r.label, " lane)");
+  return absl::StrCat(" — needs a device run on ", r.archs.empty() ? "all ingestor archs" : absl::StrJoin(r.archs, ", "));
+}
+}  // namespace
+
+std::map<std::string, std::vector<FileDiag>> diagnosticsByFile(const std::vector<Row>& rows) {
+  std::map<std::string, std::vector<FileDiag>> out;
+  for (const auto& r : rows) {
+    if (r.status == Status::Inert || r.status == Status::Outside) continue;
+    Severity sev = r.status == Status::Changed ? Severity::Warning
+                   : r.preexisting             ? Severity::Information
+                                               : Severity::Error;
+    std::string status = r.status == Status::Changed ? "changed" : r.preexisting ? "preexisting" : "mismatch";
+    std::string lead = r.preexisting ? "pre-existing (already so at the merge base): " : "";
+    std::string view = r.view.empty() ? "" : " [" + r.view + " view]";
+    std::string tail = r.status == Status::Changed ? devices(r) : "";
+    auto add = [&](const Location& here, const Location& other, std::string msg, std::string otherMsg) {
+      FileDiag d;
+      d.range = here.line ? here.focus : SourceRange{};
+      d.severity = sev;
+      d.code = r.contract;
+      d.message = lead + msg + view + tail;
+      d.rowKey = r.key;
+      d.status = status;
+      if (!other.empty()) d.related.push_back({other.path, other.line ? other.focus : SourceRange{}, std::move(otherMsg)});
+      out[here.path].push_back(std::move(d));
+    };
+    if (!r.mirror.empty()) {
+      std::string msg = r.python.empty()
+                            ? r.message
+                            : absl::StrCat(r.contract, ": ", r.message, " (", r.python.symbol, " at ", where(r.python), ")");
+      add(r.mirror, r.python, msg, absl::StrCat("the builder ", r.python.symbol));
+    }
+    if (!r.python.empty()) {
+      std::string msg = r.mirror.empty() ? r.message
+                                         : absl::StrCat(r.contract, ": copy ", r.mirror.symbol, " in ", where(r.mirror),
+                                                        ": ", r.message);
+      add(r.python, r.mirror, msg, absl::StrCat("the copy ", r.mirror.symbol));
+    }
+  }
+  return out;
+}
+
+}  // namespace impact::server

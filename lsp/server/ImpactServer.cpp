@@ -1,0 +1,539 @@
+#include "server/ImpactServer.h"
+
+#include <sys/stat.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "analysis/Analysis.h"
+#include "report/Render.h"
+#include "server/Diagnostics.h"
+#include "server/Navigation.h"
+#include "server/Positions.h"
+#include "server/QuickFix.h"
+
+namespace impact::server {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct ImpactServer::Impl {
+  Callbacks cb;
+  Options opts;
+  Workspace ws;
+  std::shared_ptr<Repository> repo;
+  std::string root;  // the work tree, with a trailing '/'
+  std::string target, targetId, headId, mergeBase;
+  bool ready = false;
+
+  struct Doc {
+    std::string text;
+    int64_t version = 0;
+  };
+  std::map<std::string, Doc> docs;  // by repository-relative path
+  std::map<std::string, std::vector<Diag>> published;
+  uint64_t publishedGeneration = 0;
+  double analyseMs = 20;  // moving average, for the debounce
+
+  mutable std::mutex epochMu;
+  std::map<std::string, int64_t> epochs;
+
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> contentById;
+
+  // The git watch: polled on its own thread, reported as a task.
+  std::thread gitWatch;
+  std::mutex watchMu;
+  std::condition_variable watchCv;
+  bool stopping = false;
+  std::string gitSignature;
+
+  std::mutex reportsMu;
+  std::vector<std::thread> reports;
+
+  // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
+  Scheduler sched;
+
+  Impl(Callbacks c, Options o) : cb(std::move(c)), opts(std::move(o)), ws(opts.layout) {}
+
+  void log(const std::string& s) {
+    if (cb.log) cb.log(s);
+  }
+
+  std::string rel(const std::string& abs) const {
+    if (root.empty()) return "";
+    std::string p = fs::path(abs).lexically_normal().string();
+    if (p.rfind(root, 0) != 0) return "";
+    return p.substr(root.size());
+  }
+  std::string absPath(const std::string& relPath) const { return root + relPath; }
+
+  void bumpEpoch(const std::string& path) {
+    std::lock_guard<std::mutex> lock(epochMu);
+    ++epochs[path];
+  }
+
+  std::chrono::milliseconds debounce() const {
+    auto ms = std::chrono::milliseconds(static_cast<int64_t>(analyseMs * 1.2));
+    return std::clamp(ms, opts.minDebounce, opts.maxDebounce);
+  }
+
+  void scheduleAnalysis() {
+    sched.postDebounced("analyse", debounce(), [this] { analyseAndPublish(); });
+  }
+
+  // The text of a file at the head: the open buffer, else the working tree's content.
+  std::shared_ptr<const std::string> content(const AnalysisState& st, const std::string& path) {
+    if (auto it = docs.find(path); it != docs.end()) return std::make_shared<const std::string>(it->second.text);
+    const FileRef* ref = st.headFind(path);
+    if (!ref) return nullptr;
+    if (ref->data) return ref->data;
+    if (auto it = contentById.find(ref->id); it != contentById.end()) return it->second;
+    auto text = st.headContent(path);
+    if (!text.ok()) return nullptr;
+    if (contentById.size() > 256) contentById.clear();
+    auto p = std::make_shared<const std::string>(std::move(*text));
+    contentById[ref->id] = p;
+    return p;
+  }
+
+  std::shared_ptr<const AnalysisState> current() {
+    auto t0 = Clock::now();
+    auto st = ws.analyse();
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (ms > 0.01) analyseMs = 0.8 * analyseMs + 0.2 * ms;
+    return st;
+  }
+
+  void analyseAndPublish() {
+    if (!ready) return;
+    auto st = current();
+    if (st->generation == publishedGeneration) return;
+    publishedGeneration = st->generation;
+    auto byFile = diagnosticsByFile(st->rows);
+    std::map<std::string, std::vector<Diag>> next;
+    for (auto& [path, fds] : byFile) {
+      auto text = content(*st, path);
+      LineIndex idx(text ? std::string_view(*text) : std::string_view());
+      std::vector<Diag> out;
+      for (const auto& fd : fds) {
+        Diag d;
+        d.range = idx.range(fd.range);
+        d.severity = fd.severity;
+        d.code = fd.code;
+        d.message = fd.message;
+        d.rowKey = fd.rowKey;
+        d.status = fd.status;
+        for (const auto& o : fd.related) {
+          auto otext = content(*st, o.path);
+          LineIndex oidx(otext ? std::string_view(*otext) : std::string_view());
+          d.related.push_back({{absPath(o.path), oidx.range(o.range)}, o.message});
+        }
+        out.push_back(std::move(d));
+      }
+      next[path] = std::move(out);
+    }
+    // Publish what changed, and clear files that no longer have diagnostics.
+    for (const auto& [path, diags] : next) {
+      auto it = published.find(path);
+      if (it != published.end() && it->second == diags) continue;
+      publish(path, diags);
+    }
+    for (const auto& [path, diags] : published)
+      if (!next.count(path)) publish(path, {});
+    published = std::move(next);
+  }
+
+  void publish(const std::string& path, const std::vector<Diag>& diags) {
+    std::optional<int64_t> version;
+    if (auto it = docs.find(path); it != docs.end()) version = it->second.version;
+    if (cb.publish) cb.publish(absPath(path), diags, version);
+  }
+
+  std::string gitStateSignature() const {
+    if (!repo) return "";
+    std::string sig;
+    auto add = [&](const fs::path& p) {
+      struct stat s {};
+      if (::stat(p.c_str(), &s) == 0) absl::StrAppend(&sig, p.string(), ":", s.st_mtim.tv_sec, ".", s.st_mtim.tv_nsec, ";");
+    };
+    fs::path gd(repo->gitdir());
+    add(gd / "HEAD");
+    add(gd / "index");
+    add(gd / "packed-refs");
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(gd / "refs", ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file(ec)) add(it->path());
+    return sig;
+  }
+
+  void startGitWatch() {
+    if (gitWatch.joinable()) return;
+    gitSignature = gitStateSignature();
+    gitWatch = std::thread([this] {
+      std::unique_lock<std::mutex> lock(watchMu);
+      while (!stopping) {
+        watchCv.wait_for(lock, opts.gitPoll);
+        if (stopping) break;
+        std::string sig = gitStateSignature();
+        if (sig != gitSignature) {
+          gitSignature = sig;
+          sched.post([this] { refreshFromGit(); });
+        }
+      }
+    });
+  }
+
+  // Resolves target, head and merge base; rebuilds base and disk snapshots. Not on a keystroke.
+  void refreshFromGit() {
+    if (!repo) return;
+    std::string tgt = target;
+    absl::StatusOr<std::string> tid = absl::NotFoundError("");
+    if (tgt.empty()) {
+      for (const char* cand : {"@{upstream}", "origin/develop", "develop", "main", "master"}) {
+        tid = repo->resolve(cand);
+        if (tid.ok()) {
+          tgt = cand;
+          break;
+        }
+      }
+    } else {
+      tid = repo->resolve(tgt);
+    }
+    auto head = repo->resolve("HEAD");
+    std::shared_ptr<const Snapshot> base;
+    std::string mb;
+    if (!tid.ok() || !head.ok()) {
+      std::string why = !head.ok() ? std::string(head.status().message())
+                                   : (target.empty() ? std::string("no target branch (tried the upstream, origin/develop, develop, main)")
+                                                     : std::string(tid.status().message()));
+      message(Severity::Warning, "impactd: " + why + "; every copy is compared as if it were new");
+    } else {
+      auto m = repo->mergeBase(*tid, *head);
+      if (!m.ok()) {
+        message(Severity::Warning, "impactd: " + std::string(m.status().message()) +
+                                       "; every copy is compared as if it were new");
+      } else {
+        mb = *m;
+      }
+    }
+    if (!mb.empty() && mb == mergeBase && ready) {
+      // Same base: only the working tree moved (a commit, a checkout of the same base).
+    } else if (!mb.empty()) {
+      auto snap = repo->commitSnapshot(mb);
+      if (snap.ok()) base = std::make_shared<const Snapshot>(std::move(*snap));
+      else message(Severity::Error, "impactd: " + std::string(snap.status().message()));
+    }
+    if (!base && (mb.empty() || !ready)) {
+      auto empty = std::make_shared<Snapshot>();
+      empty->label = "empty tree";
+      base = empty;
+    }
+    if (base) ws.setBase(base);
+    mergeBase = mb;
+    targetId = tid.ok() ? *tid : "";
+    headId = head.ok() ? *head : "";
+    auto disk = repo->workdirSnapshot();
+    if (disk.ok()) ws.setDisk(std::make_shared<const Snapshot>(std::move(*disk)));
+    else message(Severity::Error, "impactd: " + std::string(disk.status().message()));
+    log(absl::StrCat("target ", tgt, ", merge base ", mb.empty() ? "(none)" : mb.substr(0, 12)));
+    ready = true;
+    analyseAndPublish();
+  }
+
+  std::set<std::string> shownMessages;
+  void message(Severity s, const std::string& m) {
+    if (!shownMessages.insert(m).second) return;  // once
+    if (cb.showMessage) cb.showMessage(s, m);
+  }
+
+  std::optional<std::string> readDisk(const std::string& path) {
+    std::ifstream in(absPath(path), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+};
+
+ImpactServer::ImpactServer(Callbacks cb, Options opts) : impl_(std::make_unique<Impl>(std::move(cb), std::move(opts))) {}
+
+ImpactServer::~ImpactServer() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->watchMu);
+    impl_->stopping = true;
+  }
+  impl_->watchCv.notify_all();
+  if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
+  impl_->sched.stop();
+  std::lock_guard<std::mutex> lock(impl_->reportsMu);
+  for (auto& t : impl_->reports)
+    if (t.joinable()) t.join();
+}
+
+void ImpactServer::initialize(const std::string& rootPath, const std::string& target, std::function<void()> done) {
+  impl_->sched.post([this, rootPath, target, done = std::move(done)] {
+    Impl& I = *impl_;
+    I.target = target;
+    auto repo = Repository::open(rootPath);
+    if (!repo.ok()) {
+      I.message(Severity::Error, "impactd: " + std::string(repo.status().message()) + "; no diagnostics");
+      if (done) done();
+      return;
+    }
+    I.repo = *repo;
+    I.root = fs::path(I.repo->workdir()).lexically_normal().string();
+    if (!I.root.empty() && I.root.back() != '/') I.root += '/';
+    // Buffers opened before the repository was known.
+    I.refreshFromGit();
+    I.startGitWatch();
+    if (done) done();
+  });
+}
+
+void ImpactServer::setTarget(const std::string& target) {
+  impl_->sched.post([this, target] {
+    if (impl_->target == target) return;
+    impl_->target = target;
+    impl_->mergeBase.clear();
+    impl_->refreshFromGit();
+  });
+}
+
+void ImpactServer::didOpen(const std::string& path, std::string text, int64_t version) {
+  impl_->bumpEpoch(path);
+  impl_->sched.post([this, path, text = std::move(text), version]() mutable {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    if (r.empty()) return;
+    I.docs[r] = {text, version};
+    I.ws.setBuffer(r, std::move(text));
+    I.scheduleAnalysis();
+  });
+}
+
+void ImpactServer::didChange(const std::string& path, std::vector<ContentChange> changes, int64_t version) {
+  impl_->bumpEpoch(path);
+  impl_->sched.post([this, path, changes = std::move(changes), version] {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    auto it = I.docs.find(r);
+    if (r.empty() || it == I.docs.end()) return;
+    std::vector<TSInputEdit> edits;
+    if (!applyChanges(it->second.text, changes, edits)) {
+      I.log("didChange for " + r + ": a range is outside the document; change ignored");
+      return;
+    }
+    it->second.version = version;
+    I.ws.setBuffer(r, it->second.text, edits);
+    I.scheduleAnalysis();
+  });
+}
+
+void ImpactServer::didClose(const std::string& path) {
+  impl_->bumpEpoch(path);
+  impl_->sched.post([this, path] {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    if (!I.docs.erase(r)) return;
+    I.ws.closeBuffer(r);
+    I.scheduleAnalysis();
+  });
+}
+
+void ImpactServer::didSave(const std::string& path) { filesChanged({path}); }
+
+void ImpactServer::filesChanged(const std::vector<std::string>& paths) {
+  impl_->sched.post([this, paths] {
+    Impl& I = *impl_;
+    bool git = false;
+    for (const auto& p : paths) {
+      std::string r = I.rel(p);
+      if (r.empty()) continue;
+      if (r.rfind(".git/", 0) == 0) {
+        git = true;
+        continue;
+      }
+      I.ws.updateDiskFile(r, I.readDisk(r));
+    }
+    if (git) I.refreshFromGit();
+    else I.scheduleAnalysis();
+  });
+}
+
+void ImpactServer::gitChanged() {
+  impl_->sched.post([this] { impl_->refreshFromGit(); });
+}
+
+void ImpactServer::hover(const std::string& path, Pos pos, std::function<void(std::optional<HoverInfo>)> reply) {
+  impl_->sched.post([this, path, pos, reply = std::move(reply)] {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    if (r.empty() || !I.ready) return reply(std::nullopt);
+    auto st = I.current();
+    auto text = I.content(*st, r);
+    if (!text) return reply(std::nullopt);
+    LineIndex idx(*text);
+    size_t off = idx.offset(pos);
+    TSPoint pt = idx.point(off);
+    auto a = argumentAt(*st, r, pt.row, pt.column);
+    if (!a) return reply(std::nullopt);
+    HoverInfo h;
+    h.range = idx.range(a->at);
+    h.markdown = renderHover(*a, true);
+    h.plaintext = renderHover(*a, false);
+    reply(std::move(h));
+  });
+}
+
+namespace {
+std::vector<FileLoc> toLocs(ImpactServer::Impl& I, const AnalysisState& st, const std::vector<ArgSite>& sites) {
+  std::vector<FileLoc> out;
+  for (const auto& s : sites) {
+    auto text = I.content(st, s.path);
+    LineIndex idx(text ? std::string_view(*text) : std::string_view());
+    out.push_back({I.absPath(s.path), idx.range(s.range)});
+  }
+  return out;
+}
+}  // namespace
+
+void ImpactServer::definition(const std::string& path, Pos pos, std::function<void(std::vector<FileLoc>)> reply) {
+  impl_->sched.post([this, path, pos, reply = std::move(reply)] {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    if (r.empty() || !I.ready) return reply({});
+    auto st = I.current();
+    auto text = I.content(*st, r);
+    if (!text) return reply({});
+    LineIndex idx(*text);
+    TSPoint pt = idx.point(idx.offset(pos));
+    auto a = argumentAt(*st, r, pt.row, pt.column);
+    if (!a) return reply({});
+    reply(toLocs(I, *st, {a->builder}));
+  });
+}
+
+void ImpactServer::references(const std::string& path, Pos pos, std::function<void(std::vector<FileLoc>)> reply) {
+  impl_->sched.post([this, path, pos, reply = std::move(reply)] {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    if (r.empty() || !I.ready) return reply({});
+    auto st = I.current();
+    auto text = I.content(*st, r);
+    if (!text) return reply({});
+    LineIndex idx(*text);
+    TSPoint pt = idx.point(idx.offset(pos));
+    auto a = argumentAt(*st, r, pt.row, pt.column);
+    if (!a) return reply({});
+    std::vector<ArgSite> sites{a->builder};
+    for (const auto& c : a->copies) sites.push_back(c);
+    reply(toLocs(I, *st, sites));
+  });
+}
+
+void ImpactServer::codeActions(const std::string& path, Rng range, std::function<void(std::vector<Action>)> reply) {
+  impl_->sched.post([this, path, range, reply = std::move(reply)] {
+    Impl& I = *impl_;
+    std::string r = I.rel(path);
+    if (r.empty() || !I.ready) return reply({});
+    auto st = I.current();
+    auto text = I.content(*st, r);
+    if (!text) return reply({});
+    LineIndex idx(*text);
+    std::vector<Action> out;
+    std::set<std::string> seen;
+    auto mirrorAction = [&](const std::string& p, const SourceRange& sr, const std::string& what) {
+      std::string key = absl::StrCat(p, ":", sr.line);
+      if (!seen.insert(key).second) return;
+      auto t = I.content(*st, p);
+      LineIndex pidx(t ? std::string_view(*t) : std::string_view());
+      Action a;
+      a.title = absl::StrCat("Go to mirror: ", p.substr(p.rfind('/') + 1), ":", sr.line + 1, what.empty() ? "" : " (" + what + ")");
+      a.showMirror = FileLoc{I.absPath(p), pidx.range(sr)};
+      out.push_back(std::move(a));
+    };
+    uint32_t firstLine = range.start.line, lastLine = range.end.line;
+    // From a copy: its builder, the other copies, and the quick fix when it is stale.
+    for (const KernargsPair* p : pairsInRange(*st, r, firstLine, lastLine)) {
+      if (!p->builder) continue;
+      const PyBuilder& b = *p->builder->builder;
+      Comparison cmp = compareCopy(b, *p->copy.list);
+      if (cmp.outcome == Comparison::Outcome::Disagree && cmp.abi) {
+        if (auto newText = rewriteList(*text, *p->copy.list, *cmp.abi)) {
+          Action fix;
+          std::string copyName = p->copy.list->symbol.empty() ? p->copy.list->variable : p->copy.list->symbol;
+          fix.title = absl::StrCat("Update ", copyName.empty() ? "the list" : copyName, " to match ", b.name);
+          fix.kind = "quickfix";
+          fix.preferred = true;
+          fix.editPath = path;
+          fix.edits.push_back({idx.range(p->copy.list->range), *newText});
+          if (auto it = I.published.find(r); it != I.published.end())
+            for (const auto& d : it->second)
+              if (d.rowKey == "kernargs|" + p->copy.key) fix.diagnostics.push_back(d);
+          out.push_back(std::move(fix));
+        }
+      }
+      mirrorAction(p->builder->path, b.range, b.name);
+      for (const auto& q : st->headPairs)
+        if (&q != p && q.builder && q.builder->key() == p->builder->key())
+          mirrorAction(q.copy.path, q.copy.list->range, q.copy.list->symbol);
+    }
+    // From a builder: each of its copies.
+    if (const FileFacts* f = st->headFacts.find(r))
+      for (const auto& b : f->builders) {
+        if (b.bodyRange.endLine < firstLine || b.bodyRange.line > lastLine) continue;
+        for (const auto& q : st->headPairs)
+          if (q.builder && q.builder->path == r && q.builder->builder == &b)
+            mirrorAction(q.copy.path, q.copy.list->range, q.copy.list->symbol);
+      }
+    reply(std::move(out));
+  });
+}
+
+void ImpactServer::runImpact(RunRequest req, std::function<void(const std::string&)> progress, Cancelled cancelled,
+                             std::function<void(std::optional<RunResult>, std::string)> reply) {
+  // The target and root are read on the worker, then the report runs on its own thread.
+  impl_->sched.post([this, req = std::move(req), progress = std::move(progress), cancelled = std::move(cancelled),
+                     reply = std::move(reply)]() mutable {
+    Impl& I = *impl_;
+    if (!I.repo) return reply(std::nullopt, "no git repository is open");
+    ReportRequest rr;
+    rr.repo = I.root;
+    rr.base = !req.base.empty() ? req.base : (!I.targetId.empty() ? I.targetId : I.target);
+    rr.head = req.head;
+    rr.targetTip = req.targetTip;
+    Layout layout = I.ws.layout();
+    std::lock_guard<std::mutex> lock(I.reportsMu);
+    I.reports.emplace_back([rr, layout, progress = std::move(progress), cancelled = std::move(cancelled),
+                            reply = std::move(reply)] {
+      progress("reading revisions and extracting facts");
+      if (cancelled()) return reply(std::nullopt, "cancelled");
+      ExtractCache cache;
+      auto rep = runReport(rr, layout, cache);
+      if (cancelled()) return reply(std::nullopt, "cancelled");
+      if (!rep.ok()) return reply(std::nullopt, std::string(rep.status().message()));
+      progress("rendering");
+      reply(RunResult{renderText(*rep), renderJson(*rep)}, "");
+    });
+  });
+}
+
+void ImpactServer::sync(std::function<void()> fn) {
+  impl_->sched.post([this, fn = std::move(fn)] {
+    impl_->analyseAndPublish();
+    fn();
+  });
+}
+
+int64_t ImpactServer::documentEpoch(const std::string& path) const {
+  std::lock_guard<std::mutex> lock(impl_->epochMu);
+  auto it = impl_->epochs.find(path);
+  return it == impl_->epochs.end() ? 0 : it->second;
+}
+
+}  // namespace impact::server

@@ -1,0 +1,77 @@
+// The language server's logic (clangd's ClangdServer): documents in, diagnostics and answers
+// out. No protocol and no JSON here: lsp/protocol/LSPServer converts. Every operation runs on
+// the Scheduler's worker, so the Workspace needs no lock and answers see every edit sent
+// before them. Callbacks are invoked on the worker (or the report thread for impact.run).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analysis/Workspace.h"
+#include "git/Repository.h"
+#include "server/Scheduler.h"
+#include "server/Types.h"
+
+namespace impact::server {
+
+struct Callbacks {
+  // Diagnostics of one file; version is the open document's, if any.
+  std::function<void(const std::string& path, const std::vector<Diag>&, std::optional<int64_t> version)> publish;
+  std::function<void(Severity, const std::string&)> showMessage;
+  std::function<void(const std::string&)> log;
+};
+
+struct Options {
+  Layout layout;
+  std::chrono::milliseconds minDebounce{50}, maxDebounce{500};
+  std::chrono::milliseconds gitPoll{1000};  // how often .git/HEAD, refs and the index are checked
+};
+
+class ImpactServer {
+ public:
+  ImpactServer(Callbacks cb, Options opts = {});
+  ~ImpactServer();
+
+  // Finds the repository at or above rootPath, resolves the target (empty: the upstream of the
+  // current branch, else origin/develop, else develop, else main) and analyses the working
+  // tree against the merge base. Problems (no repository, no merge base) go to showMessage
+  // once; the server keeps answering what it can judge.
+  void initialize(const std::string& rootPath, const std::string& target, std::function<void()> done = {});
+  void setTarget(const std::string& target);
+
+  void didOpen(const std::string& path, std::string text, int64_t version);
+  void didChange(const std::string& path, std::vector<ContentChange> changes, int64_t version);
+  void didClose(const std::string& path);
+  void didSave(const std::string& path);
+  void filesChanged(const std::vector<std::string>& paths);  // created, changed or deleted on disk
+  void gitChanged();                                         // HEAD, a ref or the index moved
+
+  using Cancelled = std::function<bool()>;
+  void hover(const std::string& path, Pos pos, std::function<void(std::optional<HoverInfo>)> reply);
+  void definition(const std::string& path, Pos pos, std::function<void(std::vector<FileLoc>)> reply);
+  void references(const std::string& path, Pos pos, std::function<void(std::vector<FileLoc>)> reply);
+  void codeActions(const std::string& path, Rng range, std::function<void(std::vector<Action>)> reply);
+  // The full report, on its own thread (progress: a message per phase). cancelled() is polled
+  // between phases.
+  void runImpact(RunRequest req, std::function<void(const std::string&)> progress, Cancelled cancelled,
+                 std::function<void(std::optional<RunResult>, std::string error)> reply);
+
+  // For tests and benchmarks: runs fn on the worker after everything posted so far.
+  void sync(std::function<void()> fn);
+  // The document version a request was made against is stale when this grew since.
+  int64_t documentEpoch(const std::string& path) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace impact::server
