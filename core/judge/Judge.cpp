@@ -9,6 +9,7 @@
 #include "contracts/Kernargs.h"
 #include "judge/Archs.h"
 #include "judge/Contracts.h"
+#include "python/ModuleGraph.h"
 
 namespace impact {
 
@@ -198,6 +199,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
   }
 
   // Touched surface files whose change no pair row explains.
+  struct { ModuleGraph head, base; } shipped{ModuleGraph(head.facts, layout), ModuleGraph(base.facts, layout)};
   std::set<std::string> paths;
   for (const auto& [path, _] : head.facts.files) paths.insert(path);
   for (const auto& [path, _] : base.facts.files) paths.insert(path);
@@ -253,6 +255,9 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
                       : "no value changed";
     }
     if (!hf && explained.count(path)) continue;
+    // R2.7: a module no shipped variant (nor the packer) reaches is outside the surface.
+    if (any->kind == FileKind::Python && !shipped.head.inShippedClosure(path) && !shipped.base.inShippedClosure(path))
+      r.status = Status::Outside, r.message = "outside the shipped closure; " + r.message;
     rows.push_back(std::move(r));
   }
 

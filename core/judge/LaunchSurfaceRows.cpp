@@ -1,7 +1,255 @@
+// R2.4: launch_surface entries of every *.profile.yaml at the head. Each python_source symbol
+// resolves by name anywhere in its module (functions under module-level if/try/with, methods,
+// Class.method; a path-only locator needs only the module); each cpp_mirror symbol
+// (`File.hpp:function`, `File.cpp:Class::method`) through the C++ function index. A missing
+// symbol is a mismatch; a module that does not parse says so. A host-side surface function is
+// compared together with every def, class and assignment it reaches by name (module aliases
+// and other modules included): a change on either side is `changed`, naming the side that moved;
+// comment-only edits are inert. kernargs entries are judged in Judge.cpp: here only whether
+// their symbols exist.
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "extract/CppFunctions.h"
+#include "judge/Archs.h"
 #include "judge/Contracts.h"
+#include "python/ModuleGraph.h"
 
 namespace impact {
 
-ContractRows judgeLaunchSurfaces(const Revision& base, const Revision& head, const Layout& layout) { return {}; }
+namespace {
+
+bool touched(const Revision& base, const Revision& head, const std::string& path) {
+  const FileRef* a = base.find(path);
+  const FileRef* b = head.find(path);
+  if (!a || !b) return a != b;
+  return a->id != b->id;
+}
+
+// Python defs a locator symbol names: exact ("Cls.method", "f") or any member of that name.
+std::vector<const PyDef*> pythonMatches(const FileFacts* f, const std::string& symbol) {
+  std::vector<const PyDef*> out;
+  if (!f) return out;
+  for (const auto& d : f->module.defs)
+    if (d.name == symbol) out.push_back(&d);
+  if (!out.empty() || symbol.find('.') != std::string::npos) return out;
+  for (const auto& d : f->module.defs)
+    if (d.name.size() > symbol.size() && d.name.ends_with("." + symbol)) out.push_back(&d);
+  return out;
+}
+
+std::vector<const PyDef*> cppMatches(const FileFacts* f, const std::string& symbol) {
+  std::vector<const PyDef*> out;
+  if (!f) return out;
+  for (const auto& d : f->module.defs)
+    if (cppSymbolMatches(d.name, symbol)) out.push_back(&d);
+  return out;
+}
+
+uint64_t combined(const std::vector<const PyDef*>& ds) {
+  std::vector<uint64_t> fps;
+  for (const PyDef* d : ds) fps.push_back(d->fingerprint);
+  std::sort(fps.begin(), fps.end());
+  uint64_t h = fnv1a("defs");
+  for (uint64_t x : fps) h = fnv1a(std::string_view(reinterpret_cast<const char*>(&x), sizeof x), h);
+  return fps.empty() ? 0 : h;
+}
+
+const SurfaceEntry* baseEntry(const TreeFacts& base, const std::string& manifest, const SurfaceEntry& e) {
+  const FileFacts* f = base.find(manifest);
+  if (!f || !f->manifest) return nullptr;
+  const SurfaceEntry* byName = nullptr;
+  for (const auto& b : f->manifest->surfaces) {
+    if (b.name == e.name && b.pythonPath == e.pythonPath && b.pythonSymbol == e.pythonSymbol) return &b;
+    if (b.name == e.name && !byName) byName = &b;
+  }
+  return byName;
+}
+
+std::string locator(const std::string& path, const std::string& symbol) {
+  return symbol.empty() ? path : path + ":" + symbol;
+}
+
+}  // namespace
+
+ContractRows judgeLaunchSurfaces(const Revision& base, const Revision& head, const Layout& layout) {
+  ContractRows out;
+  ModuleGraph hg(head.facts, layout), bg(base.facts, layout);
+  ArchIndex headArchs(head.facts, layout), baseArchs(base.facts, layout);
+
+  for (const auto& [mpath, mf] : head.facts.files) {
+    if (!mf || !mf->manifest) continue;
+    for (const SurfaceEntry& e : mf->manifest->surfaces) {
+      if (e.pythonPath.empty()) continue;
+      const std::string py = layout.libraryPath(e.pythonPath);
+      const std::string& cpp = e.cppPath;
+      const bool kernargs = e.name == "kernargs";
+      const SurfaceEntry* be = baseEntry(base.facts, mpath, e);
+      const bool manifestTouched = touched(base, head, mpath);
+      const bool pyTouched = touched(base, head, py);
+      const bool cppTouched = !cpp.empty() && touched(base, head, cpp);
+
+      Row r;
+      r.contract = "launch-surface:" + e.name;
+      r.key = absl::StrCat("launch-surface|", mpath, "|", e.name, "|", locator(e.pythonPath, e.pythonSymbol));
+      r.python = Location{py, 0, e.pythonSymbol, {}, {}};
+      if (!cpp.empty()) r.mirror = Location{cpp, 0, e.cppSymbol, {}, {}};
+      {
+        auto a = headArchs.forModule(py);
+        auto b = baseArchs.forModule(py);
+        a.insert(b.begin(), b.end());
+        r.archs.assign(a.begin(), a.end());
+      }
+      auto emit = [&](Status s, std::string message, bool preexisting) {
+        r.status = s;
+        r.message = std::move(message);
+        r.preexisting = preexisting && s == Status::Mismatch;
+        if (r.preexisting) r.message += " (already so at the base)";
+        out.covered.insert(py);
+        if (!cpp.empty()) out.covered.insert(cpp);
+        if (s == Status::Mismatch) {
+          out.explained.insert(py);
+          if (!cpp.empty()) out.explained.insert(cpp);
+        }
+        out.rows.push_back(r);
+      };
+      const bool relevant = manifestTouched || pyTouched || cppTouched;
+
+      // --- The Python side exists and resolves.
+      const FileFacts* hpf = head.facts.find(py);
+      const FileFacts* bpf = base.facts.find(py);
+      const bool baseWasThere = be != nullptr;
+      if (!hpf) {
+        bool before = baseWasThere && !bpf;
+        if (relevant) emit(Status::Mismatch, absl::StrCat("python_source module ", e.pythonPath, " does not exist"), before);
+        continue;
+      }
+      if (!hpf->ok) {
+        if (relevant)
+          emit(Status::Changed,
+               absl::StrCat("python_source module ", e.pythonPath, " does not parse (", hpf->error, "); ",
+                            e.pythonSymbol.empty() ? "its content" : e.pythonSymbol, " could not be checked"),
+               false);
+        continue;
+      }
+      std::vector<const PyDef*> hdefs, bdefs;
+      if (!e.pythonSymbol.empty()) {
+        hdefs = pythonMatches(hpf, e.pythonSymbol);
+        bdefs = pythonMatches(bpf && bpf->ok ? bpf : nullptr, be ? be->pythonSymbol : e.pythonSymbol);
+        if (hdefs.empty()) {
+          bool before = baseWasThere && bpf && bpf->ok && bdefs.empty();
+          if (relevant)
+            emit(Status::Mismatch,
+                 absl::StrCat("python_source symbol ", e.pythonSymbol, " is not defined in ", e.pythonPath,
+                              " (no function, method or assignment of that name)"),
+                 before);
+          continue;
+        }
+        r.python.line = hdefs[0]->nameLine + 1;
+        r.python.symbol = hdefs[0]->name;
+      }
+
+      // --- The C++ mirror exists and resolves.
+      const FileFacts* hcf = cpp.empty() ? nullptr : head.facts.find(cpp);
+      const FileFacts* bcf = cpp.empty() ? nullptr : base.facts.find(cpp);
+      std::vector<const PyDef*> hcdefs, bcdefs;
+      if (!cpp.empty()) {
+        if (!head.find(cpp)) {
+          bool before = baseWasThere && !base.find(cpp);
+          if (relevant) emit(Status::Mismatch, absl::StrCat("cpp_mirror ", cpp, " does not exist"), before);
+          continue;
+        }
+        if (hcf && !hcf->ok && !e.cppSymbol.empty()) {
+          if (relevant)
+            emit(Status::Changed, absl::StrCat("cpp_mirror ", cpp, " does not parse (", hcf->error, "); ", e.cppSymbol,
+                                               " could not be checked"),
+                 false);
+          continue;
+        }
+        if (!e.cppSymbol.empty() && hcf) {
+          hcdefs = cppMatches(hcf, e.cppSymbol);
+          bcdefs = cppMatches(bcf, be ? be->cppSymbol : e.cppSymbol);
+          if (hcdefs.empty()) {
+            bool before = baseWasThere && bcf && bcf->ok && bcdefs.empty();
+            if (relevant)
+              emit(Status::Mismatch, absl::StrCat("cpp_mirror symbol ", e.cppSymbol, " is not defined in ", cpp), before);
+            continue;
+          }
+          r.mirror.line = hcdefs[0]->nameLine + 1;
+        }
+      }
+      if (kernargs) continue;  // the argument lists are judged by Judge.cpp
+
+      // --- What moved: the Python side with everything it reaches, and the C++ mirror.
+      std::vector<std::string> pyMoved;
+      std::set<std::string> movedPaths;
+      bool anyReachedTouched = pyTouched;
+      if (e.pythonSymbol.empty()) {
+        if (!bpf || bpf->fingerprint != hpf->fingerprint) pyMoved.push_back(e.pythonPath + " changed");
+      } else {
+        std::set<SymbolRef> reachH, reachB;
+        for (const PyDef* d : hdefs) {
+          auto s = hg.reach(py, d->name);
+          reachH.insert(s.begin(), s.end());
+        }
+        for (const PyDef* d : bdefs) {
+          auto s = bg.reach(py, d->name);
+          reachB.insert(s.begin(), s.end());
+        }
+        std::set<SymbolRef> all = reachH;
+        all.insert(reachB.begin(), reachB.end());
+        std::set<std::string> starts;
+        for (const PyDef* d : hdefs) starts.insert(d->name);
+        for (const PyDef* d : bdefs) starts.insert(d->name);
+        std::vector<std::string> own, reached;
+        for (const SymbolRef& s : all) {
+          if (touched(base, head, s.path)) anyReachedTouched = true;
+          uint64_t a = combined(bg.defs(s.path, s.symbol)), b = combined(hg.defs(s.path, s.symbol));
+          if (a == b) continue;
+          movedPaths.insert(s.path);
+          if (s.path == py && starts.count(s.symbol)) own.push_back(s.symbol);
+          else
+            reached.push_back(absl::StrCat(hg.displayPath(s.path), ":", s.symbol,
+                                           a == 0 ? " (added)" : b == 0 ? " (removed)" : ""));
+        }
+        for (const auto& s : own) pyMoved.push_back(s + " changed");
+        if (!reached.empty()) {
+          std::string lst;
+          size_t shown = std::min<size_t>(reached.size(), 3);
+          for (size_t i = 0; i < shown; ++i) lst += (i ? ", " : "") + reached[i];
+          if (reached.size() > shown) lst += absl::StrCat(" and ", reached.size() - shown, " more");
+          pyMoved.push_back(absl::StrCat(r.python.symbol, " reaches ", lst, " which changed"));
+        }
+      }
+      bool cppMoved = false;
+      if (!cpp.empty()) {
+        if (!e.cppSymbol.empty() && hcf) cppMoved = combined(hcdefs) != combined(bcdefs);
+        else if (hcf && bcf) cppMoved = hcf->fingerprint != bcf->fingerprint || !hcf->ok;
+        else cppMoved = cppTouched;  // a mirror impactd does not extract: any edit counts
+      }
+      if (pyMoved.empty() && !cppMoved) {
+        if (anyReachedTouched || cppTouched) emit(Status::Inert, "only comments or whitespace changed on either side", false);
+        continue;
+      }
+      std::string cppDesc = locator(cpp, e.cppSymbol);
+      std::string msg;
+      if (!pyMoved.empty() && cppMoved)
+        msg = absl::StrCat("both sides changed: python side: ", absl::StrJoin(pyMoved, "; "), "; C++ mirror ", cppDesc,
+                           " changed");
+      else if (!pyMoved.empty())
+        msg = absl::StrCat("python side changed: ", absl::StrJoin(pyMoved, "; "),
+                           cpp.empty() ? "" : absl::StrCat("; the C++ mirror ", cppDesc, " did not change"));
+      else
+        msg = absl::StrCat("C++ mirror changed: ", cppDesc, "; the python side did not change");
+      // Only the files whose cited code moved are explained: other edits there keep their own row.
+      for (const auto& p : movedPaths) out.explained.insert(p);
+      if (cppMoved) out.explained.insert(cpp);
+      emit(Status::Changed, msg, false);
+    }
+  }
+  return out;
+}
 
 }  // namespace impact
