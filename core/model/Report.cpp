@@ -19,6 +19,8 @@ const char* statusName(Status s) {
 std::string Rollup::line() const {
   std::string s = "Runtime impact: " + verdict;
   if (verdict == "NEEDS-DEVICE" && !archs.empty()) s += " " + absl::StrJoin(archs, ", ");
+  if (!lanes.empty())
+    s += "; " + absl::StrJoin(lanes, ", ") + (lanes.size() > 1 ? " left to their lanes" : " left to its lane");
   return s;
 }
 
@@ -27,7 +29,13 @@ Rollup rollUp(const std::vector<Row>& rows) {
   bool breaks = false, changed = false, inert = false;
   std::set<std::string> archs;
   bool allArchs = false;
+  std::set<std::string> lanes;
   for (const auto& row : rows) {
+    // BUILD / DEPS rows are left to those lanes: no device run, not "no impact" either.
+    if (!row.label.empty() && row.status != Status::Mismatch) {
+      if (row.status == Status::Changed) lanes.insert(row.label);
+      continue;
+    }
     if (row.status == Status::Mismatch && !row.preexisting) breaks = true;
     if (row.status == Status::Changed || (row.status == Status::Mismatch && row.preexisting)) {
       changed = true;
@@ -43,6 +51,9 @@ Rollup rollUp(const std::vector<Row>& rows) {
     r.archs.insert(r.archs.end(), archs.begin(), archs.end());
   } else if (inert) r.verdict = "NONE";
   else r.verdict = "N/A";
+  for (const char* l : {"BUILD", "DEPS"})
+    if (lanes.erase(l)) r.lanes.push_back(l);
+  r.lanes.insert(r.lanes.end(), lanes.begin(), lanes.end());
   return r;
 }
 

@@ -36,7 +36,9 @@ struct Row {
 struct Rollup {
   std::string verdict;    // "BREAKS" | "NEEDS-DEVICE" | "NONE" | "N/A"
   std::vector<std::string> archs;  // for NEEDS-DEVICE
-  std::string line() const;        // "Runtime impact: NEEDS-DEVICE gfx950"
+  std::vector<std::string> lanes;  // "BUILD", "DEPS": labelled rows left to those lanes
+  // "Runtime impact: NEEDS-DEVICE gfx950", "Runtime impact: N/A; BUILD, DEPS left to their lanes"
+  std::string line() const;
 };
 
 struct Report {
@@ -49,6 +51,8 @@ struct Report {
 
 // SPEC R3.3: BREAKS if any mismatch the change brings; else NEEDS-DEVICE with the archs of the
 // changed rows; else NONE when rows exist (touched only inertly); else N/A.
+// Rows labelled BUILD or DEPS never ask for a device run: they set `lanes` instead, which the
+// verdict line names after the verdict.
 // A pre-existing mismatch does not make the change BREAK (it is reported, and noted).
 Rollup rollUp(const std::vector<Row>& rows);
 

@@ -46,13 +46,14 @@ std::string renderJson(const Report& r) {
                     {"python", loc(row.python)},
                     {"mirror", loc(row.mirror)},
                     {"message", row.message},
-                    {"archs", row.archs}});
+                    {"archs", row.archs},
+                    {"label", row.label.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.label)}});
   }
   nlohmann::json j = {{"schema", 1},
                       {"base", r.base},
                       {"merge_base", r.mergeBase},
                       {"head", r.head},
-                      {"rollup", {{"verdict", r.rollup.verdict}, {"archs", r.rollup.archs}}},
+                      {"rollup", {{"verdict", r.rollup.verdict}, {"archs", r.rollup.archs}, {"lanes", r.rollup.lanes}}},
                       {"rows", rows},
                       {"notes", r.notes}};
   return j.dump(2) + "\n";
