@@ -8,6 +8,7 @@
 
 #include "extract/CppFunctions.h"
 #include "extract/Extract.h"
+#include "judge/Contracts.h"
 #include "python/ModuleGraph.h"
 
 namespace impact {
@@ -239,6 +240,124 @@ void Pack::prepare() { /* body */ }
   EXPECT_TRUE(cppSymbolMatches("Pack::prepare", "prepare"));
   EXPECT_TRUE(cppSymbolMatches("Pack::prepare", "Pack::prepare"));
   EXPECT_FALSE(cppSymbolMatches("OtherPack::prepare", "Pack::prepare"));
+}
+
+// Two trees for the judges: files as {path: content}; FileRef ids are the contents' hashes.
+struct Side {
+  TreeFacts facts;
+  std::map<std::string, FileRef> refs;
+  explicit Side(const std::map<std::string, std::string>& files) : facts(tree(files)) {
+    for (const auto& [p, c] : files) refs[p] = FileRef{std::to_string(fnv1a(c)), nullptr};
+  }
+  Revision rev() const {
+    return Revision{facts, [this](const std::string& p) -> const FileRef* {
+                      auto it = refs.find(p);
+                      return it == refs.end() ? nullptr : &it->second;
+                    }, nullptr};
+  }
+};
+
+const Row* rowFor(const ContractRows& rows, const std::string& reader) {
+  for (const auto& r : rows.rows)
+    if (r.mirror.path == reader) return &r;
+  return nullptr;
+}
+
+TEST(RemovedSymbols, ReadersOfARemovedMember) {
+  const std::string base = kLib + "kernels/common/tuning.py";
+  std::map<std::string, std::string> files = {
+      {base, "class TuningBase:\n    def lanes(self):\n        return 64\n\n    def waves(self):\n        return 4\n"},
+      {kLib + "kernels/pkg/__init__.py", "def __getattr__(name):\n    return None\n"},
+      // a lazy export the resolver cannot follow: may still be the class
+      {kLib + "kernels/lazy_reader.py", "from kernels.pkg import TuningBase\n\ndef f():\n    return TuningBase.lanes(None)\n"},
+      // an import from outside the repository proves another class
+      {kLib + "kernels/external_reader.py", "from thirdparty import TuningBase\nimport kernels.common.tuning\n\n"
+                                           "def f():\n    return TuningBase.lanes(None)\n"},
+      // the same name defined in the reader's own module is another class
+      {kLib + "kernels/local_reader.py", "class TuningBase:\n    def lanes(self):\n        return 1\n\n"
+                                        "def f():\n    return TuningBase.lanes(None)\n"},
+      // a receiver of unknown type in a module whose imports reach the class: changed
+      {kLib + "kernels/untyped_reader.py", "import kernels.common.tuning\n\ndef f(t):\n    return t.lanes()\n"},
+      // ... and in a module whose imports do not reach it: nothing
+      {kLib + "kernels/far_reader.py", "def f(t):\n    return t.lanes()\n"},
+  };
+  Side b(files);
+  files[base] = "class TuningBase:\n    def waves(self):\n        return 4\n";
+  Side h(files);
+  Layout layout;
+  ContractRows rows = judgeRemovedSymbols(b.rev(), h.rev(), layout);
+  const Row* lazy = rowFor(rows, kLib + "kernels/lazy_reader.py");
+  ASSERT_TRUE(lazy);
+  EXPECT_EQ(lazy->status, Status::Mismatch) << lazy->message;
+  EXPECT_FALSE(rowFor(rows, kLib + "kernels/external_reader.py"));
+  EXPECT_FALSE(rowFor(rows, kLib + "kernels/local_reader.py"));
+  const Row* untyped = rowFor(rows, kLib + "kernels/untyped_reader.py");
+  ASSERT_TRUE(untyped);
+  EXPECT_EQ(untyped->status, Status::Changed) << untyped->message;
+  EXPECT_FALSE(rowFor(rows, kLib + "kernels/far_reader.py"));
+}
+
+TEST(RemovedSymbols, ARemovedFunctionKeepsItsReadersBoundToTheOldModule) {
+  const std::string common = kLib + "kernels/common/util.py";
+  std::map<std::string, std::string> files = {
+      {common, "def helper(x):\n    return x\n"},
+      {kLib + "kernels/gfx942/util.py", "def helper(x):\n    return 2 * x\n"},
+      {kLib + "kernels/common/__init__.py", "from .util import helper\n"},
+      {kLib + "kernels/gfx950/a.py", "import kernels.common.util as u\n\ndef f():\n    return u.helper(1)\n"},
+      {kLib + "kernels/gfx950/b.py", "from kernels.common import helper\n"},
+      {kLib + "kernels/gfx950/c.py", "from kernels.gfx942.util import helper\n"},
+  };
+  Side b(files);
+  files[common] = "X = 1\n";
+  Side h(files);
+  Layout layout;
+  ContractRows rows = judgeRemovedSymbols(b.rev(), h.rev(), layout);
+  const Row* a = rowFor(rows, kLib + "kernels/gfx950/a.py");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->status, Status::Mismatch);
+  EXPECT_NE(a->message.find("kernels/common/util.py:helper was removed"), std::string::npos) << a->message;
+  const Row* viaInit = rowFor(rows, kLib + "kernels/gfx950/b.py");
+  ASSERT_TRUE(viaInit);  // through the package __init__ re-export
+  EXPECT_EQ(viaInit->status, Status::Mismatch);
+  EXPECT_FALSE(rowFor(rows, kLib + "kernels/gfx950/c.py"));
+}
+
+TEST(LaunchSurfaces, SymbolsResolveAnywhereInTheModule) {
+  const std::string profile = "projects/hipdnn/tools/IngestorGenerator/configs/x.profile.yaml";
+  const std::string hpp = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/XGeometry.hpp";
+  auto entry = [](const std::string& name, const std::string& py, const std::string& cpp) {
+    return "  - name: " + name + "\n    python_source: " + py + "\n    cpp_mirror: " + cpp + "\n    guard: none\n    test: none\n";
+  };
+  std::string yaml = "arch: gfx950\nlaunch_surface:\n" +
+                     entry("grid", "kernels/gfx950/x.py:grid_under_try", hpp + ":gridOf") +
+                     entry("block", "kernels/gfx950/x.py:Tuning.launch_block", hpp + ":Geo::block") +
+                     entry("matcher", "kernels/gfx950/x.py", hpp) +
+                     entry("applicability", "kernels/gfx950/x.py:supports_x  (see the guard)", hpp);
+  std::map<std::string, std::string> files = {
+      {profile, yaml},
+      {kLib + "kernels/gfx950/x.py",
+       "try:\n    import fast\nexcept ImportError:\n    def grid_under_try(spec):\n        return (1, 1, 1)\n\n"
+       "class Tuning:\n    def launch_block(self, spec):\n        return (64, 1, 1)\n\n"
+       "if True:\n    def supports_x(spec):\n        return True, ''\n"},
+      {hpp, "inline int gridOf(int a) { return a; }\nstruct Geo {\n  static int block(int a) { return a; }\n};\n"},
+  };
+  Side b(files);
+  files[profile] = yaml + entry("extra", "kernels/gfx950/x.py:nope", hpp + ":nothere");
+  files[kLib + "kernels/gfx950/x.py"] += "\n# touched\n";
+  Side h(files);
+  Layout layout;
+  ContractRows rows = judgeLaunchSurfaces(b.rev(), h.rev(), layout);
+  int mismatches = 0;
+  for (const auto& r : rows.rows) {
+    if (r.status == Status::Mismatch) {
+      ++mismatches;
+      EXPECT_EQ(r.contract, "launch-surface:extra");
+      EXPECT_NE(r.message.find("python_source symbol nope is not defined"), std::string::npos) << r.message;
+    } else {
+      EXPECT_EQ(r.status, Status::Inert) << r.contract << ": " << r.message;
+    }
+  }
+  EXPECT_EQ(mismatches, 1);
 }
 
 }  // namespace
