@@ -5,12 +5,17 @@
 #include <vector>
 
 #include "analysis/Analysis.h"
+#include "report/FactsJson.h"
 #include "report/Render.h"
+
+#include <fstream>
+#include <sstream>
 
 namespace {
 
 constexpr const char* kUsage = R"(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json] [--fail-on breaks|needs-device]
+       impact facts FILE [--as PATH]
        impact --help | --version
 
 Compares every hand-kept copy of a rocKE kernel's contracts (kernel argument lists in C++
@@ -20,8 +25,12 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
   --base REV          the target: the merge base of REV and the head is the base
   --head REV          a commit; without it the head is the working tree (HEAD, the index,
                       uncommitted and untracked files)
-  --target-tip REV    accepted and checked; the merged view (head merged into REV) comes in
-                      a later version and is not analysed yet
+  --target-tip REV    also analyse the merged view: the head merged into REV in memory
+                      (nothing written), so that a copy REV gained after the merge base is
+                      compared too. Rows found only there are marked [merged]; rows reading
+                      a file that conflicts are dropped and one merge-conflict row names the
+                      conflicted files. A working-tree head merges HEAD's commit with the
+                      uncommitted changes merged in too
   --format text|json  text (default): one line per row, then the rollup; json: see
                       docs/report-json.md
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
@@ -32,9 +41,14 @@ Rows: STATUS CONTRACT PYTHON-SIDE <-> COPY MESSAGE
   changed    a side changed in code and they still agree, or a copy lacks only a
              conditional argument: a device run on the listed archs would settle it
   inert      only comments or whitespace (or no JSON/YAML value) changed
+  [merged]   after the status: found only in the merged view (--target-tip)
 Contracts: kernargs (a builder vs one copy of its list), kernel-code (a rocKE module changed
-outside the compared lists), copy-file, manifest, descriptor (a surface file changed).
+outside the compared lists), copy-file, manifest, descriptor (a surface file changed),
+merge-conflict (the files that conflict with --target-tip, one row).
 Last line: Runtime impact: BREAKS | NEEDS-DEVICE <archs> | NONE | N/A
+
+impact facts FILE prints, as JSON, the builders and argument lists impactd reads in one file
+(--as: the repository path to classify it by, when FILE lies elsewhere).
 
 Exit: 0 the analysis ran; 1 --fail-on matched; 2 usage error; 3 the analysis could not run
 (not a git repository, unknown revision, no merge base, unreadable object).
@@ -56,6 +70,20 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "--version") {
     std::puts("impact 0.1.0");
+    return 0;
+  }
+  if (args[0] == "facts") {
+    if (args.size() < 2) return usage("facts needs a FILE");
+    std::string as = args.size() >= 4 && args[2] == "--as" ? args[3] : args[1];
+    std::ifstream in(args[1], std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "impact: cannot read %s\n", args[1].c_str());
+      return 3;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string out = impact::renderFactsJson(impact::extractFile(as, ss.str()));
+    std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }
   if (args[0] != "report") return usage("unknown command '" + args[0] + "'");

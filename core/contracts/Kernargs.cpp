@@ -1,6 +1,8 @@
 #include "contracts/Kernargs.h"
 
 #include <algorithm>
+#include <cctype>
+#include <tuple>
 #include <map>
 #include <cstring>
 #include <set>
@@ -197,6 +199,33 @@ std::pair<std::optional<BuilderRef>, std::optional<BuilderRef>> bestByNames(cons
     }
   }
   return {exact, closest};
+}
+
+// Lower-case letters and digits only.
+std::string squash(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The copy's file is named after the builder's module (or the builder itself).
+bool fileAffinity(const std::string& copyPath, const BuilderRef& b) {
+  auto slash = copyPath.rfind('/');
+  std::string file = squash(copyPath.substr(slash == std::string::npos ? 0 : slash + 1));
+  auto ms = b.path.rfind('/');
+  std::string module = b.path.substr(ms == std::string::npos ? 0 : ms + 1);
+  if (module.ends_with(".py")) module.resize(module.size() - 3);
+  std::string m = squash(module), name = squash(b.builder->name);
+  if (name.rfind("build", 0) == 0) name = name.substr(5);
+  if (m.size() >= 3 && file.find(m) != std::string::npos) {
+    // "op1" must not claim Gfx950Op12Native.cpp: the match may not run into more digits.
+    size_t at = file.find(m);
+    bool digitAfter = at + m.size() < file.size() && std::isdigit(static_cast<unsigned char>(file[at + m.size()])) &&
+                      std::isdigit(static_cast<unsigned char>(m.back()));
+    if (!digitAfter) return true;
+  }
+  return name.size() >= 3 && file.find(name) != std::string::npos;
 }
 
 std::string formName(CppArgList::Form f) {
@@ -487,7 +516,13 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
                                      decl->module, ") to compare");
         }
       } else if (named) {
-        auto [exact, closest] = bestByNames(all, list);
+        // Builders whose module the copy's file is named after come first (many kernels
+        // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
+        std::vector<BuilderRef> affine;
+        for (const auto& b : all)
+          if (fileAffinity(path, b)) affine.push_back(b);
+        auto [exact, closest] = bestByNames(affine, list);
+        if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
         if (exact) p.builder = exact;
         else if (closest) {
           p.builder = closest;
