@@ -1,11 +1,141 @@
 #include "analysis/Analysis.h"
 
+#include <set>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "analysis/TreeFacts.h"
 #include "git/Repository.h"
 #include "judge/Judge.h"
 
 namespace impact {
+
+namespace {
+
+std::string shortId(const std::string& id) { return id.substr(0, 7); }
+
+// The identity of a row across views: its contract key (or, lacking one, what it names) and status.
+std::string rowIdentity(const Row& r) {
+  std::string id = !r.key.empty() ? r.key
+                                  : absl::StrCat(r.contract, "|", r.python.path, "|", r.python.symbol, "|",
+                                                 r.mirror.path, "|", r.mirror.symbol);
+  return absl::StrCat(id, "#", statusName(r.status));
+}
+
+// SPEC R1.1, R1.2: base vs the head merged into the target tip. Adds the rows found only in the
+// merged view (view "merged"), drops those that read a conflicted file, and adds one row that
+// stands for the conflicted files.
+// For a working-tree head (worktree != null) the merge is of HEAD's commit; the uncommitted
+// changes are then merged in too: a file the target tip left as HEAD has it takes its
+// working-tree content; a file both changed is merged three ways in memory (a conflict there is a
+// conflict of the merged view like any other, keeping the working-tree content).
+absl::Status addMergedView(const Repository& repo, const std::string& headCommit, const std::string& tip,
+                           const Snapshot* worktree, const Snapshot& baseSnap, const TreeFacts& baseFacts,
+                           const Layout& layout, ExtractCache& cache, Report& rep) {
+  auto tipBase = repo.mergeBase(headCommit, tip);
+  if (!tipBase.ok()) return tipBase.status();
+  auto merged = repo.mergedSnapshot(headCommit, tip, *tipBase);
+  if (!merged.ok()) return merged.status();
+  size_t uncommitted = 0;
+  if (worktree) {
+    auto committed = repo.commitSnapshot(headCommit);
+    if (!committed.ok()) return committed.status();
+    auto ancestorSnap = repo.commitSnapshot(*tipBase);
+    if (!ancestorSnap.ok()) return ancestorSnap.status();
+    auto tipSnap = repo.commitSnapshot(tip);
+    if (!tipSnap.ok()) return tipSnap.status();
+    auto idOf = [](const Snapshot& s, const std::string& p) {
+      const FileRef* f = s.find(p);
+      return f ? f->id : std::string();
+    };
+    std::set<std::string> paths, conflicted(merged->conflicted.begin(), merged->conflicted.end());
+    for (const auto& [p, _] : worktree->files) paths.insert(p);
+    for (const auto& [p, _] : committed->files) paths.insert(p);
+    for (const std::string& p : paths) {
+      std::string was = idOf(*committed, p), now = idOf(*worktree, p);
+      if (was == now) continue;  // not an uncommitted change
+      ++uncommitted;
+      const FileRef* wf = worktree->find(p);
+      std::string anc = idOf(*ancestorSnap, p), tipId = idOf(*tipSnap, p);
+      auto takeWorktree = [&] {
+        if (wf) merged->snap.files[p] = *wf;
+        else merged->snap.remove(p);
+      };
+      if ((idOf(merged->snap, p) == was && !conflicted.count(p)) || anc == tipId || tipId == now) {
+        takeWorktree();  // the target tip did not change it, or changed it the same way
+        conflicted.erase(p);
+        continue;
+      }
+      bool clean = false;
+      if (wf && !tipId.empty()) {
+        absl::StatusOr<std::string> a = anc.empty() ? std::string() : ancestorSnap->read(p);
+        auto t = tipSnap->read(p);
+        auto w = worktree->read(p);
+        if (!a.ok()) return a.status();
+        if (!t.ok()) return t.status();
+        if (!w.ok()) return w.status();
+        auto m = Repository::mergeText(*a, *t, *w);
+        if (!m.ok()) return m.status();
+        if (m->clean) {
+          merged->snap.overlay(p, std::move(m->content));
+          clean = true;
+        }
+      }
+      if (clean) {
+        conflicted.erase(p);
+      } else {
+        takeWorktree();
+        conflicted.insert(p);
+      }
+    }
+    merged->conflicted.assign(conflicted.begin(), conflicted.end());
+  }
+  TreeFacts mergedFacts = collectFacts(merged->snap, layout, cache);
+  std::vector<Row> mergedRows =
+      judge(Revision::of(baseSnap, baseFacts), Revision::of(merged->snap, mergedFacts), layout);
+
+  std::set<std::string> seen;
+  for (const Row& r : rep.rows) seen.insert(rowIdentity(r));
+  const std::set<std::string> conflicted(merged->conflicted.begin(), merged->conflicted.end());
+  size_t added = 0, dropped = 0;
+  for (Row& r : mergedRows) {
+    if (seen.count(rowIdentity(r))) continue;
+    if ((!r.python.empty() && conflicted.count(r.python.path)) ||
+        (!r.mirror.empty() && conflicted.count(r.mirror.path))) {
+      ++dropped;
+      continue;
+    }
+    r.view = "merged";
+    rep.rows.push_back(std::move(r));
+    ++added;
+  }
+  if (!merged->conflicted.empty()) {
+    const auto& files = merged->conflicted;
+    Row c;
+    c.contract = "merge-conflict";
+    c.status = Status::Changed;
+    c.view = "merged";
+    c.key = "merge-conflict";
+    c.mirror.path = files.front();
+    c.message = absl::StrCat("conflicts with the target tip in ", files.size(),
+                             files.size() == 1 ? " file: " : " files: ", absl::StrJoin(files, ", "),
+                             " (rows reading them are dropped)");
+    rep.rows.push_back(std::move(c));
+  }
+  rep.notes.push_back(absl::StrCat("merged view: the head merged into the target tip ", shortId(tip),
+                                   " (their merge base ", shortId(*tipBase), "): ", added,
+                                   added == 1 ? " row" : " rows", " found only there",
+                                   dropped ? absl::StrCat(", ", dropped, " dropped for reading a conflicted file")
+                                           : std::string()));
+  if (worktree)
+    rep.notes.push_back(absl::StrCat("the merged view merges HEAD's commit ", shortId(headCommit), " with ",
+                                     uncommitted, " uncommitted ", uncommitted == 1 ? "file" : "files",
+                                     " merged in"));
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout, ExtractCache& cache) {
   auto repo = Repository::open(req.repo);
@@ -14,9 +144,11 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout,
   if (!baseTip.ok()) return baseTip.status();
   auto headCommit = (*repo)->resolve(req.head.empty() ? "HEAD" : req.head);
   if (!headCommit.ok()) return headCommit.status();
+  std::string targetTip;
   if (!req.targetTip.empty()) {
     auto tip = (*repo)->resolve(req.targetTip);
     if (!tip.ok()) return tip.status();
+    targetTip = *tip;
   }
   auto mb = (*repo)->mergeBase(*baseTip, *headCommit);
   if (!mb.ok()) return mb.status();
@@ -34,6 +166,11 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout,
   rep.base = *baseTip;
   rep.head = req.head.empty() ? "working tree" : *headCommit;
   rep.rows = judge(Revision::of(*baseSnap, baseFacts), Revision::of(*headSnap, headFacts), layout);
+  if (!targetTip.empty()) {
+    absl::Status st = addMergedView(**repo, *headCommit, targetTip, req.head.empty() ? &*headSnap : nullptr,
+                                    *baseSnap, baseFacts, layout, cache, rep);
+    if (!st.ok()) return st;
+  }
   rep.rollup = rollUp(rep.rows);
   size_t pre = 0;
   for (const auto& r : rep.rows)
@@ -41,8 +178,6 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout,
   if (pre)
     rep.notes.push_back(absl::StrCat(pre, " mismatch", pre == 1 ? " was" : "es were",
                                      " already present at the merge base: reported, not counted as a break"));
-  if (!req.targetTip.empty())
-    rep.notes.push_back("--target-tip: the merged view is not analysed yet; head and base only");
   return rep;
 }
 

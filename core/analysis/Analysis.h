@@ -14,9 +14,13 @@ struct ReportRequest {
   std::string repo = ".";
   std::string base;       // a revision; the merge base of it and the head is compared
   std::string head;       // a commit; "" = the working tree (HEAD + index + worktree + untracked)
-  std::string targetTip;  // accepted; the merged view comes later
+  std::string targetTip;  // a revision; when set, the head merged into it is analysed too (R1.1)
 };
 
+// With a target tip, base-vs-merged is judged as well: the head commit merged into the tip in
+// memory (for a working-tree head, HEAD's commit with the uncommitted changes merged in). Rows
+// found only there carry view "merged", rows reading a conflicted file are dropped, and one
+// "merge-conflict" row names the conflicted files.
 // Errors (the analysis could not run): not a git repository, unknown revision, no merge
 // base, unreadable object. Each message names its cause.
 absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout, ExtractCache& cache);

@@ -218,14 +218,18 @@ bool fileAffinity(const std::string& copyPath, const BuilderRef& b) {
   if (module.ends_with(".py")) module.resize(module.size() - 3);
   std::string m = squash(module), name = squash(b.builder->name);
   if (name.rfind("build", 0) == 0) name = name.substr(5);
-  if (m.size() >= 3 && file.find(m) != std::string::npos) {
-    // "op1" must not claim Gfx950Op12Native.cpp: the match may not run into more digits.
-    size_t at = file.find(m);
-    bool digitAfter = at + m.size() < file.size() && std::isdigit(static_cast<unsigned char>(file[at + m.size()])) &&
-                      std::isdigit(static_cast<unsigned char>(m.back()));
-    if (!digitAfter) return true;
-  }
-  return name.size() >= 3 && file.find(name) != std::string::npos;
+  // "op1" must not claim Gfx950Op12Native.cpp: a match ending in a digit may not run into more.
+  auto within = [&](const std::string& token) {
+    if (token.size() < 3) return false;
+    for (size_t at = file.find(token); at != std::string::npos; at = file.find(token, at + 1)) {
+      size_t end = at + token.size();
+      bool runsOn = end < file.size() && std::isdigit(static_cast<unsigned char>(file[end])) &&
+                    std::isdigit(static_cast<unsigned char>(token.back()));
+      if (!runsOn) return true;
+    }
+    return false;
+  };
+  return within(m) || within(name);
 }
 
 std::string formName(CppArgList::Form f) {

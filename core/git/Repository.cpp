@@ -7,9 +7,12 @@
 
 #include <fcntl.h>
 #include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <mutex>
 #include <string>
@@ -45,6 +48,9 @@ using TreePtr = Ptr<git_tree, git_tree_free>;
 using BlobPtr = Ptr<git_blob, git_blob_free>;
 using ReferencePtr = Ptr<git_reference, git_reference_free>;
 using DiffPtr = Ptr<git_diff, git_diff_free>;
+using IndexPtr = Ptr<git_index, git_index_free>;
+using ConflictIterPtr = Ptr<git_index_conflict_iterator, git_index_conflict_iterator_free>;
+using OdbPtr = Ptr<git_odb, git_odb_free>;
 
 // The libgit2 message of the last failing call on this thread ("" when none).
 std::string lastError() {
@@ -111,6 +117,39 @@ bool readWorktreeFile(const std::string& fullPath, std::string& out) {
 struct Repository::Impl {
   RepoPtr repo;
   mutable std::mutex mu;  // guards every use of repo
+  // An in-memory object store laid over the repository's (highest priority, so every write
+  // goes to it): content merges of the merged view write their blobs here, never to disk.
+  mutable bool memoryOdb = false;
+
+  // Caller holds mu.
+  bool ensureMemoryOdbLocked() const {
+    if (memoryOdb) return true;
+    git_odb* rawOdb = nullptr;
+    if (git_repository_odb(&rawOdb, repo.get()) != 0) return false;
+    OdbPtr odb(rawOdb);
+    git_odb_backend* mempack = nullptr;
+    if (git_mempack_new(&mempack) != 0) return false;
+    if (git_odb_add_backend(odb.get(), mempack, 999) != 0) {
+      mempack->free(mempack);
+      return false;
+    }
+    memoryOdb = true;  // the object database owns the backend now
+    return true;
+  }
+
+  // The tree of a commit id (or any revision); caller holds mu.
+  bool treeLocked(const std::string& rev, TreePtr& out, std::string* commitHex = nullptr) const {
+    git_oid oid;
+    if (!resolveLocked(rev, &oid)) return false;
+    git_commit* rawCommit = nullptr;
+    if (git_commit_lookup(&rawCommit, repo.get(), &oid) != 0) return false;
+    CommitPtr commit(rawCommit);
+    git_tree* rawTree = nullptr;
+    if (git_commit_tree(&rawTree, commit.get()) != 0) return false;
+    out.reset(rawTree);
+    if (commitHex) *commitHex = oidHex(&oid);
+    return true;
+  }
 
   // Resolves any revision to a commit id; caller holds mu. Returns false when it does not.
   bool resolveLocked(const std::string& rev, git_oid* out) const {
@@ -348,6 +387,93 @@ absl::StatusOr<Snapshot> Repository::workdirSnapshot() const {
   }
   snap.blobs = std::make_shared<RepoBlobReader>(impl_);
   return snap;
+}
+
+absl::StatusOr<MergedTree> Repository::mergedSnapshot(const std::string& headCommit,
+                                                      const std::string& targetTipCommit,
+                                                      const std::string& mergeBaseCommit) const {
+  MergedTree out;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    git_repository* repo = impl_->repo.get();
+    TreePtr ancestor, ours, theirs;
+    std::string headHex, tipHex;
+    auto treeOf = [&](const std::string& rev, TreePtr& tree, std::string* hex) -> absl::Status {
+      git_oid probe;
+      if (!impl_->resolveLocked(rev, &probe))
+        return absl::NotFoundError(absl::StrCat("unknown revision '", rev, "'"));
+      if (!impl_->treeLocked(rev, tree, hex))
+        return absl::NotFoundError(absl::StrCat("unreadable tree of commit ", oidHex(&probe), errorSuffix()));
+      return absl::OkStatus();
+    };
+    if (auto st = treeOf(mergeBaseCommit, ancestor, nullptr); !st.ok()) return st;
+    if (auto st = treeOf(targetTipCommit, ours, &tipHex); !st.ok()) return st;
+    if (auto st = treeOf(headCommit, theirs, &headHex); !st.ok()) return st;
+    if (!impl_->ensureMemoryOdbLocked())
+      return absl::InternalError(absl::StrCat("cannot merge in memory", errorSuffix()));
+
+    git_merge_options opts;
+    git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
+    opts.flags = GIT_MERGE_FIND_RENAMES;
+    git_index* rawIndex = nullptr;
+    if (git_merge_trees(&rawIndex, repo, ancestor.get(), ours.get(), theirs.get(), &opts) != 0)
+      return absl::InternalError(absl::StrCat("cannot merge ", shortId(headHex), " into ",
+                                              shortId(tipHex), errorSuffix()));
+    IndexPtr index(rawIndex);
+
+    auto isFile = [](const git_index_entry* e) {
+      return e && e->path && (e->mode & 0170000) != GIT_FILEMODE_COMMIT;  // submodules skipped
+    };
+    size_t n = git_index_entrycount(index.get());
+    for (size_t i = 0; i < n; ++i) {
+      const git_index_entry* e = git_index_get_byindex(index.get(), i);
+      if (!isFile(e) || GIT_INDEX_ENTRY_STAGE(e) != 0) continue;
+      out.snap.files[e->path] = FileRef{oidHex(&e->id), nullptr};
+    }
+    if (git_index_has_conflicts(index.get())) {
+      git_index_conflict_iterator* rawIter = nullptr;
+      if (git_index_conflict_iterator_new(&rawIter, index.get()) != 0)
+        return absl::InternalError(absl::StrCat("cannot list merge conflicts", errorSuffix()));
+      ConflictIterPtr iter(rawIter);
+      const git_index_entry *anc = nullptr, *our = nullptr, *their = nullptr;
+      int rc;
+      while ((rc = git_index_conflict_next(&anc, &our, &their, iter.get())) == 0) {
+        const git_index_entry* any = their ? their : our ? our : anc;
+        if (!any || !any->path) continue;
+        out.conflicted.emplace_back(any->path);
+        if (isFile(their)) out.snap.files[their->path] = FileRef{oidHex(&their->id), nullptr};
+        // A rename conflict may name the path differently on our side: list it too.
+        if (our && our->path && std::string(our->path) != any->path) out.conflicted.emplace_back(our->path);
+      }
+      if (rc != GIT_ITEROVER)
+        return absl::InternalError(absl::StrCat("cannot list merge conflicts", errorSuffix()));
+    }
+    std::sort(out.conflicted.begin(), out.conflicted.end());
+    out.conflicted.erase(std::unique(out.conflicted.begin(), out.conflicted.end()), out.conflicted.end());
+    out.snap.label = absl::StrCat("merged ", shortId(headHex), " into ", shortId(tipHex));
+  }
+  out.snap.blobs = std::make_shared<RepoBlobReader>(impl_);
+  return out;
+}
+
+absl::StatusOr<TextMerge> Repository::mergeText(const std::string& ancestor, const std::string& ours,
+                                                const std::string& theirs) {
+  ensureLibgit2();
+  git_merge_file_input in[3];
+  const std::string* sides[3] = {&ancestor, &ours, &theirs};
+  for (int i = 0; i < 3; ++i) {
+    git_merge_file_input_init(&in[i], GIT_MERGE_FILE_INPUT_VERSION);
+    in[i].ptr = sides[i]->data();
+    in[i].size = sides[i]->size();
+  }
+  git_merge_file_result res{};
+  if (git_merge_file(&res, &in[0], &in[1], &in[2], nullptr) != 0)
+    return absl::InternalError(absl::StrCat("cannot merge file contents", errorSuffix()));
+  TextMerge out;
+  out.clean = res.automergeable != 0;
+  if (out.clean && res.ptr) out.content.assign(res.ptr, res.len);
+  git_merge_file_result_free(&res);
+  return out;
 }
 
 std::string Repository::workdir() const {

@@ -3,11 +3,24 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "git/Snapshot.h"
 
 namespace impact {
+
+// The merged view (SPEC R1.1, R1.2): the head merged into the target tip, in memory.
+struct MergedTree {
+  Snapshot snap;                        // stage-0 entries; a conflicted path keeps the head's blob
+  std::vector<std::string> conflicted;  // conflicted paths, sorted
+};
+
+// A three-way merge of one file's contents.
+struct TextMerge {
+  bool clean = false;
+  std::string content;  // the merged content when clean
+};
 
 class Repository {
  public:
@@ -26,6 +39,19 @@ class Repository {
   // HEAD's tree with the index and the working tree (modified, deleted and untracked files,
   // ignored files left out) laid over it.
   absl::StatusOr<Snapshot> workdirSnapshot() const;
+  // The head commit merged into the target tip commit (git_merge_trees: ancestor = the tree of
+  // mergeBaseCommit, ours = the target tip, theirs = the head), with rename detection. Nothing is
+  // written to the repository, its index or the working tree: blobs made by content merges are
+  // kept in an in-memory object store for the life of this Repository. A conflicted path keeps
+  // the head's blob (absent when the head deleted it) and is listed in `conflicted`.
+  // Errors: "unknown revision 'REV'", "cannot merge ...".
+  absl::StatusOr<MergedTree> mergedSnapshot(const std::string& headCommit,
+                                            const std::string& targetTipCommit,
+                                            const std::string& mergeBaseCommit) const;
+
+  // A three-way merge of file contents in memory (git_merge_file; no repository involved).
+  static absl::StatusOr<TextMerge> mergeText(const std::string& ancestor, const std::string& ours,
+                                             const std::string& theirs);
 
   std::string workdir() const;  // with a trailing '/'; "" for a bare repository
   std::string gitdir() const;

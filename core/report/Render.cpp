@@ -26,6 +26,7 @@ std::string renderText(const Report& r) {
   for (const auto& row : r.rows) {
     std::string status = statusName(row.status);
     if (row.preexisting) status += " (pre-existing)";
+    if (!row.view.empty()) status += " [" + row.view + "]";
     absl::StrAppend(&out, status, "  ", row.contract, "  ", where(row.python), "  <->  ", where(row.mirror),
                     "  ", row.message);
     if (row.status == Status::Changed && !row.archs.empty())
@@ -47,7 +48,9 @@ std::string renderJson(const Report& r) {
                     {"mirror", loc(row.mirror)},
                     {"message", row.message},
                     {"archs", row.archs},
-                    {"label", row.label.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.label)}});
+                    {"label", row.label.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.label)},
+                    {"view", row.view.empty() ? nlohmann::json(nullptr)  // head vs base
+                                              : nlohmann::json(row.view)}});
   }
   nlohmann::json j = {{"schema", 1},
                       {"base", r.base},
