@@ -382,6 +382,11 @@ bool catalogTypeKindSize(std::string_view type, std::string& kind, uint32_t& siz
   return true;
 }
 
+namespace {
+void extractCopiesAndSymbols(std::string_view path, std::string_view content, const json& j, const std::string& type,
+                             bool catalog, FileFacts& f);
+}  // namespace
+
 void extractDescriptor(std::string_view path, std::string_view content, FileFacts& f) {
   f.fingerprint = jsonValueFingerprint(content);
   json j;
@@ -405,6 +410,17 @@ void extractDescriptor(std::string_view path, std::string_view content, FileFact
   bool wantLines = catalog || type == "ued" || type == "umd" || type == "uhd" || type == "udd" || type == "kmd" ||
                    content.find("\"kpack\"") != std::string_view::npos;
   if (!wantLines) return;
+  try {
+    extractCopiesAndSymbols(path, content, j, type, catalog, f);
+  } catch (const json::exception& e) {
+    f.ok = false;
+    f.error = absl::StrCat("descriptor could not be read: ", e.what());
+  }
+}
+
+namespace {
+void extractCopiesAndSymbols(std::string_view path, std::string_view content, const json& j, const std::string& type,
+                             bool catalog, FileFacts& f) {
   LineIndex idx(content, {"signature", "args_signature", "graph_match", "match_symbol", "payload",
                           "dispatch_symbol", "fields"});
   addSymbols(type, j, idx, f.symbols);
@@ -422,6 +438,7 @@ void extractDescriptor(std::string_view path, std::string_view content, FileFact
   }
   if (catalog) addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0);
 }
+}  // namespace
 
 uint64_t jsonValueFingerprint(std::string_view content) {
   try {
