@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     if (a == "--log=error") cfg.log = impact::lsp::ServerConfig::Log::Error;
     else if (a == "--log=info") cfg.log = impact::lsp::ServerConfig::Log::Info;
     else if (a == "--log=verbose") cfg.log = impact::lsp::ServerConfig::Log::Verbose;
+    else if (a == "--test-hooks") cfg.testHooks = true;  // for the transcript tests only
     else if (a.rfind("--git-poll-ms=", 0) == 0) cfg.gitPoll = std::chrono::milliseconds(std::atoi(a.c_str() + 14));
     else {
       std::fprintf(stderr, "impactd: unknown argument '%s' (try --help)\n", a.c_str());

@@ -1,6 +1,7 @@
 #include "protocol/LSPServer.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -64,6 +65,12 @@ class LSPServer {
         log(Level::Error, problem);
         continue;
       }
+      if (size_t at = 0; !json::isUTF8(*body, &at)) {
+        // A client that sends bytes that are not UTF-8 (a document in Latin-1, say): read them
+        // as U+FFFD rather than losing the whole message, so the document stays in step.
+        log(Level::Error, "a message with invalid UTF-8 (at byte " + std::to_string(at) + ") was repaired");
+        *body = json::fixUTF8(*body);
+      }
       auto doc = json::parse(*body);
       if (!doc) {
         std::string err = llvm::toString(doc.takeError());
@@ -79,6 +86,7 @@ class LSPServer {
         log(Level::Error, "internal error");
       }
     }
+    releaseHolds();
     server_.reset();  // joins the worker before the transport goes away
     return exitRequested_ && shutdown_ ? 0 : 1;
   }
@@ -107,6 +115,31 @@ class LSPServer {
     std::lock_guard<std::mutex> lock(outMu_);
     transport_.call(method, std::move(params), llvm::formatv("impactd-{0}", ++outgoing_).str());
   }
+
+  // ----- test hooks (--test-hooks) -----
+  struct Gate {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool open = false;
+    void wait(std::chrono::milliseconds limit) {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait_for(lock, limit, [this] { return open; });
+    }
+    void release() {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        open = true;
+      }
+      cv.notify_all();
+    }
+  };
+  void releaseHolds() {
+    std::lock_guard<std::mutex> lock(holdMu_);
+    for (auto& g : holds_) g->release();
+    holds_.clear();
+  }
+  std::mutex holdMu_;
+  std::vector<std::shared_ptr<Gate>> holds_;
 
   // ----- requests in flight (for $/cancelRequest and stale requests) -----
   struct Pending {
@@ -190,6 +223,18 @@ class LSPServer {
     if (shutdown_) return replyError(id, kInvalidRequest, "the server is shutting down");
     if (method == "shutdown") {
       shutdown_ = true;
+      releaseHolds();
+      return send(id, json::Value(nullptr));
+    }
+    if (method == "impactd/test/hold" && cfg_.testHooks) {
+      // Test hook (impactd --test-hooks): the worker waits (at most 10 s) until the
+      // notification impactd/test/release, so requests sent meanwhile queue behind it.
+      auto gate = std::make_shared<Gate>();
+      {
+        std::lock_guard<std::mutex> lock(holdMu_);
+        holds_.push_back(gate);
+      }
+      server_->sync([gate] { gate->wait(std::chrono::seconds(10)); });
       return send(id, json::Value(nullptr));
     }
     std::string err;
@@ -244,6 +289,7 @@ class LSPServer {
       exitRequested_ = true;
       return;
     }
+    if (method == "impactd/test/release" && cfg_.testHooks) return releaseHolds();
     if (method == "$/cancelRequest") {
       if (const json::Object* o = params.getAsObject())
         if (const json::Value* i = o->get("id")) {

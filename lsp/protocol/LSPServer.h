@@ -10,6 +10,10 @@ namespace impact::lsp {
 struct ServerConfig {
   enum class Log { Error, Info, Verbose } log = Log::Error;
   std::chrono::milliseconds gitPoll{1000};
+  // impactd --test-hooks (for tests/lsp, not in --help): the request impactd/test/hold makes the
+  // worker wait (at most 10 s) until the notification impactd/test/release, so that requests
+  // sent meanwhile queue behind it (deterministic $/cancelRequest tests). Off: -32601.
+  bool testHooks = false;
 };
 
 // Serves until `exit` or the end of input. Returns the process exit code: 0 after

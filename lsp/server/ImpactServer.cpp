@@ -116,10 +116,15 @@ struct ImpactServer::Impl {
     auto byFile = diagnosticsByFile(st->rows);
     std::map<std::string, std::vector<Diag>> next;
     for (auto& [path, fds] : byFile) {
+      // A file that is not in the head (deleted) gets none: an editor would show them on a
+      // file that does not exist. impact.run still reports its row.
+      if (!st->headFind(path)) continue;
       auto text = content(*st, path);
       LineIndex idx(text ? std::string_view(*text) : std::string_view());
       std::vector<Diag> out;
       for (const auto& fd : fds) {
+        // Without a merge base everything reads as added: only a mismatch can be judged.
+        if (mergeBase.empty() && fd.status == "changed") continue;
         Diag d;
         d.range = idx.range(fd.range);
         d.severity = fd.severity;
@@ -134,7 +139,7 @@ struct ImpactServer::Impl {
         }
         out.push_back(std::move(d));
       }
-      next[path] = std::move(out);
+      if (!out.empty()) next[path] = std::move(out);
     }
     // Publish what changed, and clear files that no longer have diagnostics.
     for (const auto& [path, diags] : next) {
@@ -172,6 +177,10 @@ struct ImpactServer::Impl {
   }
 
   void startGitWatch() {
+    {
+      std::lock_guard<std::mutex> lock(watchMu);
+      if (stopping) return;
+    }
     if (gitWatch.joinable()) return;
     gitSignature = gitStateSignature();
     gitWatch = std::thread([this] {
@@ -211,14 +220,15 @@ struct ImpactServer::Impl {
       std::string why = !head.ok() ? std::string(head.status().message())
                                    : (target.empty() ? std::string("no target branch (tried the upstream, origin/develop, develop, main)")
                                                      : std::string(tid.status().message()));
-      message(Severity::Warning, "impactd: " + why + "; every copy is compared as if it were new");
+      message(Severity::Warning, "impactd: " + why + "; every copy is compared as if it were new", "no-base");
     } else {
       auto m = repo->mergeBase(*tid, *head);
       if (!m.ok()) {
         message(Severity::Warning, "impactd: " + std::string(m.status().message()) +
-                                       "; every copy is compared as if it were new");
+                                       "; every copy is compared as if it were new", "no-base");
       } else {
         mb = *m;
+        shownMessages.erase("no-base");  // said again if the base goes missing again
       }
     }
     if (!mb.empty() && mb == mergeBase && ready) {
@@ -246,8 +256,10 @@ struct ImpactServer::Impl {
   }
 
   std::set<std::string> shownMessages;
-  void message(Severity s, const std::string& m) {
-    if (!shownMessages.insert(m).second) return;  // once
+  // Shown once per `key` (default: the text) until the key is erased: a commit that changes
+  // the ids in a message does not repeat it.
+  void message(Severity s, const std::string& m, const std::string& key = "") {
+    if (!shownMessages.insert(key.empty() ? m : key).second) return;
     if (cb.showMessage) cb.showMessage(s, m);
   }
 
@@ -268,8 +280,9 @@ ImpactServer::~ImpactServer() {
     impl_->stopping = true;
   }
   impl_->watchCv.notify_all();
-  if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
+  // The worker first: the task it is running may be the one that starts the git watch.
   impl_->sched.stop();
+  if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
   std::lock_guard<std::mutex> lock(impl_->reportsMu);
   for (auto& t : impl_->reports)
     if (t.joinable()) t.join();
