@@ -36,16 +36,32 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
                       (needs-device)
 
-Rows: STATUS CONTRACT PYTHON-SIDE <-> COPY MESSAGE
-  mismatch   the two sides disagree at the head (pre-existing: already so at the base)
-  changed    a side changed in code and they still agree, or a copy lacks only a
-             conditional argument: a device run on the listed archs would settle it
-  inert      only comments or whitespace (or no JSON/YAML value) changed
+Rows: STATUS CONTRACT PYTHON-SIDE <-> COPY MESSAGE [device: ARCHS]
+  mismatch   the two sides disagree at the head; "(pre-existing)": already so at the merge
+             base (reported, not counted as a break)
+  changed    a side changed in code and they still agree, a copy lacks only a conditional
+             argument, or a surface file could not be read: a device run on the listed archs
+             would settle it
+  inert      only comments, whitespace, docstrings (or no JSON/YAML value) changed
+  outside    a rocKE module no shipped variant (nor the packer) reaches
   [merged]   after the status: found only in the merged view (--target-tip)
-Contracts: kernargs (a builder vs one copy of its list), kernel-code (a rocKE module changed
-outside the compared lists), copy-file, manifest, descriptor (a surface file changed),
-merge-conflict (the files that conflict with --target-tip, one row).
-Last line: Runtime impact: BREAKS | NEEDS-DEVICE <archs> | NONE | N/A
+Contracts (see docs/contracts.md):
+  kernargs             a builder's argument list vs one copy (C++ list, test pin, launch
+                       call, packed descriptor signature, catalog args_signature)
+  launch-surface:NAME  a manifest launch_surface entry (grid, block, matcher, ...): its
+                       python_source symbol and what it reaches vs its cpp_mirror
+  symbols              a descriptor symbol string vs the pack's constants
+  kmd-fields           a KMD field the C++ reads vs the manifest and KMD schema
+  removed-symbol       a Python name removed or re-signed while a reader still uses it
+  kernel-code          a rocKE module changed outside the compared lists
+  copy-file, manifest, descriptor   a surface file changed outside any compared contract
+  sdk-header, generated-header      a plugin SDK header in the loader's include closure; a
+                       flatc header changed without its schema or flag file
+  build                CMake, flatc inputs, CI test categories (label BUILD); requirements,
+                       pyproject (label DEPS): left to those lanes, never "no impact"
+  merge-conflict       the files that conflict with --target-tip (one row)
+Last line: Runtime impact: BREAKS | NEEDS-DEVICE <archs> | NONE | N/A, then
+"; BUILD, DEPS left to their lanes" when such rows exist.
 
 impact facts FILE prints, as JSON, the builders and argument lists impactd reads in one file
 (--as: the repository path to classify it by, when FILE lies elsewhere).
