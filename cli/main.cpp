@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
+constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json] [--fail-on breaks|needs-device]
        impact facts FILE [--as PATH]
        impact --help | --version
@@ -68,7 +68,7 @@ impact facts FILE prints, as JSON, the builders and argument lists impactd reads
 
 Exit: 0 the analysis ran; 1 --fail-on matched; 2 usage error; 3 the analysis could not run
 (not a git repository, unknown revision, no merge base, unreadable object).
-)";
+)HELP";
 
 int usage(const std::string& msg) {
   std::fprintf(stderr, "impact: %s\n\n%s", msg.c_str(), kUsage);
