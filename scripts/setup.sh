@@ -7,7 +7,8 @@ cd "$here"
 
 packages=(build-essential cmake ninja-build pkg-config git
           llvm-22-dev libgit2-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
-          libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev)
+          libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev
+          neovim)  # neovim: the headless editor-client test (tests/clients)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,6 +21,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The editor-client tests drive impactd with vscode-jsonrpc (tests/clients/package-lock.json).
+if [ ! -d tests/clients/node_modules ]; then
+  (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
 build="${IMPACT_BUILD_DIR:-build}"

@@ -3,9 +3,10 @@
 # then a branch `feature` with examples/sliding-window.patch applied to the builder and the pack
 # only (the pin test is left behind, so it breaks). Prints nothing; the repository is DIR.
 #
-#   tests/clients/make-fixture.sh DIR [--uncommitted]
+#   tests/clients/make-fixture.sh DIR [--uncommitted | --clean]
 #
-# With --uncommitted the patch is left in the working tree instead of committed.
+# --uncommitted leaves the patch in the working tree instead of committing it; --clean does not
+# apply it (feature is main's commit).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 dir="${1:?usage: make-fixture.sh DIR [--uncommitted]}"
@@ -21,6 +22,7 @@ git config commit.gpgsign false
 git add -A
 git commit -q -m "Example monorepo"
 git checkout -q -b feature
+[ "$mode" = "--clean" ] && exit 0
 git apply "$here/examples/sliding-window.patch"
 if [ "$mode" != "--uncommitted" ]; then
   git add -A
