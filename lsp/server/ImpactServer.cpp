@@ -26,7 +26,9 @@ struct ImpactServer::Impl {
   Options opts;
   Workspace ws;
   std::shared_ptr<Repository> repo;
-  std::string root;  // the work tree, with a trailing '/'
+  // The work tree with a trailing '/': as the client names it (through a symlink, say), which
+  // is how paths are published; and with symlinks resolved (libgit2's view).
+  std::string root, realRoot;
   std::string target, targetId, headId, mergeBase;
   bool ready = false;
 
@@ -66,8 +68,37 @@ struct ImpactServer::Impl {
   std::string rel(const std::string& abs) const {
     if (root.empty()) return "";
     std::string p = fs::path(abs).lexically_normal().string();
-    if (p.rfind(root, 0) != 0) return "";
-    return p.substr(root.size());
+    if (p.rfind(root, 0) == 0) return p.substr(root.size());
+    if (p.rfind(realRoot, 0) == 0) return p.substr(realRoot.size());
+    // Another name for the same place (a symlink the client went through).
+    std::error_code ec;
+    std::string c = fs::weakly_canonical(p, ec).string();
+    if (!ec && c.rfind(realRoot, 0) == 0) return c.substr(realRoot.size());
+    return "";
+  }
+
+  // The work tree as the client names it: rootPath may be the work tree or a folder in it,
+  // reached through symlinks; libgit2 gives the resolved path.
+  void setRoots(const std::string& rootPath) {
+    auto slash = [](std::string s) {
+      if (!s.empty() && s.back() != '/') s += '/';
+      return s;
+    };
+    std::error_code ec;
+    fs::path work = fs::weakly_canonical(fs::path(repo->workdir()), ec);
+    if (ec) work = fs::path(repo->workdir()).lexically_normal();
+    realRoot = slash(work.lexically_normal().string());
+    root = realRoot;
+    fs::path given = fs::path(rootPath).lexically_normal();
+    if (given.has_filename() == false) given = given.parent_path();
+    fs::path canonGiven = fs::weakly_canonical(given, ec);
+    if (ec || !given.is_absolute()) return;
+    fs::path below = canonGiven.lexically_relative(work.lexically_normal());
+    if (below.empty() || *below.begin() == "..") return;
+    fs::path r = given;
+    for (const auto& part : below)
+      if (part != "." && !part.empty()) r = r.parent_path();
+    root = slash(r.lexically_normal().string());
   }
   std::string absPath(const std::string& relPath) const { return root + relPath; }
 
@@ -299,8 +330,7 @@ void ImpactServer::initialize(const std::string& rootPath, const std::string& ta
       return;
     }
     I.repo = *repo;
-    I.root = fs::path(I.repo->workdir()).lexically_normal().string();
-    if (!I.root.empty() && I.root.back() != '/') I.root += '/';
+    I.setRoots(rootPath);
     // Buffers opened before the repository was known.
     I.refreshFromGit();
     I.startGitWatch();
