@@ -165,7 +165,7 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout,
   rep.mergeBase = *mb;
   rep.base = *baseTip;
   rep.head = req.head.empty() ? "working tree" : *headCommit;
-  rep.rows = judge(Revision::of(*baseSnap, baseFacts), Revision::of(*headSnap, headFacts), layout);
+  rep.rows = judge(Revision::of(*baseSnap, baseFacts), Revision::of(*headSnap, headFacts), layout, &rep.notes);
   if (!targetTip.empty()) {
     absl::Status st = addMergedView(**repo, *headCommit, targetTip, req.head.empty() ? &*headSnap : nullptr,
                                     *baseSnap, baseFacts, layout, cache, rep);

@@ -17,6 +17,7 @@ namespace impact {
 using nlohmann::json;
 
 std::string descriptorType(std::string_view path) {
+  if (path.ends_with("generic_targets.json") || path.ends_with("generic-targets.json")) return "generic-targets";
   for (const char* t : {"kdp", "ukd", "kmd", "ued", "umd", "udd", "uhd"})
     if (path.ends_with(absl::StrCat(".", t, ".json"))) return t;
   return "";
@@ -54,9 +55,13 @@ void addLaunch(const json& ks, std::vector<DescriptorLaunch>& out) {
 void addUkd(const json& ukd, DescriptorFacts& f) {
   if (!ukd.is_object()) return;
   ++f.ukdCount;
+  size_t first = f.launches.size();
   if (auto it = ukd.find("kernel_source"); it != ukd.end()) addLaunch(*it, f.launches);
-  if (auto it = ukd.find("arch"); it != ukd.end())
-    for (auto& a : strings(*it)) f.ukdArchs.push_back(a);
+  if (auto it = ukd.find("arch"); it != ukd.end()) {
+    std::vector<std::string> own = strings(*it);
+    for (auto& a : own) f.ukdArchs.push_back(a);
+    for (size_t i = first; i < f.launches.size(); ++i) f.launches[i].arch = own;
+  }
 }
 }  // namespace
 
@@ -70,6 +75,9 @@ absl::StatusOr<DescriptorFacts> descriptorFrom(std::string_view path, const json
   if (auto it = j.find("arch"); it != j.end()) f.arch = strings(*it);
   if (auto it = j.find("kernelDescriptors"); it != j.end() && it->is_array())
     for (const auto& u : *it) addUkd(u, f);
+  if (f.type == "generic-targets")
+    for (const auto& [name, members] : j.items())
+      if (members.is_array()) f.genericTargets[name] = strings(members);
   if (f.type == "ukd" || (f.type.empty() && j.contains("kernel_source"))) {
     if (auto it = j.find("kernel_source"); it != j.end()) addLaunch(*it, f.launches);
     f.ukdCount = 1;

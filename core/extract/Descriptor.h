@@ -8,7 +8,8 @@
 
 namespace impact {
 
-// The descriptor type from the file name ("x.kdp.json" -> "kdp"); "" when not a descriptor name.
+// The descriptor type from the file name ("x.kdp.json" -> "kdp"; "generic_targets.json" ->
+// "generic-targets", the generic-target table); "" when not a descriptor name.
 std::string descriptorType(std::string_view path);
 
 // Error text: "byte N: <parser message>" or "<what is wrong>".

@@ -27,13 +27,6 @@ namespace {
 constexpr const char* kSdkIncludeRoot = "projects/hipdnn/plugin_sdk/include/";
 constexpr const char* kSdkIngestorDir = "projects/hipdnn/plugin_sdk/include/hipdnn_plugin_sdk/ingestor/";
 
-bool touched(const Revision& base, const Revision& head, const std::string& path) {
-  const FileRef* a = base.find(path);
-  const FileRef* b = head.find(path);
-  if (!a || !b) return a != b;
-  return a->id != b->id;
-}
-
 std::string dirOf(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
@@ -106,7 +99,10 @@ std::set<std::string> sdkClosure(const TreeFacts& facts) {
 
 }  // namespace
 
-ContractRows judgeBuildFiles(const Revision& base, const Revision& head, const Layout& layout) {
+ContractRows judgeBuildFiles(const JudgeContext& cx) {
+  const Revision& base = cx.base;
+  const Revision& head = cx.head;
+  const Layout& layout = cx.layout;
   ContractRows out;
   std::set<std::string> paths;
   for (const auto& [p, _] : head.facts.files) paths.insert(p);

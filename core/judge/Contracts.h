@@ -7,9 +7,23 @@
 #include <string>
 #include <vector>
 
+#include "judge/Archs.h"
 #include "judge/Judge.h"
+#include "python/ModuleGraph.h"
 
 namespace impact {
+
+// What every contract judge reads: both sides, and what is derived from them once per
+// judgement (module graphs, architecture indexes).
+struct JudgeContext {
+  const Revision& base;
+  const Revision& head;
+  const Layout& layout;
+  const ModuleGraph& baseGraph;
+  const ModuleGraph& headGraph;
+  const ArchIndex& baseArchs;
+  const ArchIndex& headArchs;
+};
 
 struct ContractRows {
   std::vector<Row> rows;
@@ -17,12 +31,12 @@ struct ContractRows {
 };
 
 // R2.4: launch_surface entries (python_source symbols and the code they reach, C++ mirrors).
-ContractRows judgeLaunchSurfaces(const Revision& base, const Revision& head, const Layout& layout);
+ContractRows judgeLaunchSurfaces(const JudgeContext& cx);
 // R2.5: descriptor symbol strings vs pack constants; KMD fields read vs declared.
-ContractRows judgeSymbols(const Revision& base, const Revision& head, const Layout& layout);
+ContractRows judgeSymbols(const JudgeContext& cx);
 // R2.6: removed or re-signed Python symbols traced to their readers.
-ContractRows judgeRemovedSymbols(const Revision& base, const Revision& head, const Layout& layout);
+ContractRows judgeRemovedSymbols(const JudgeContext& cx);
 // R2.8, R2.9: generated and SDK headers; CMake, requirements and CI test-category files.
-ContractRows judgeBuildFiles(const Revision& base, const Revision& head, const Layout& layout);
+ContractRows judgeBuildFiles(const JudgeContext& cx);
 
 }  // namespace impact

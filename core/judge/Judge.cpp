@@ -15,13 +15,6 @@ namespace impact {
 
 namespace {
 
-bool touched(const Revision& base, const Revision& head, const std::string& path) {
-  const FileRef* a = base.find(path);
-  const FileRef* b = head.find(path);
-  if (!a || !b) return a != b;
-  return a->id != b->id;
-}
-
 const PyBuilder* findBuilder(const TreeFacts& facts, const std::string& path, const std::string& name) {
   const FileFacts* f = facts.find(path);
   if (!f) return nullptr;
@@ -64,9 +57,27 @@ bool isSurfaceFile(const FileFacts* f, const Layout& layout) {
 
 }  // namespace
 
-std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout) {
+bool touched(const Revision& base, const Revision& head, const std::string& path) {
+  const FileRef* a = base.find(path);
+  const FileRef* b = head.find(path);
+  if (!a || !b) return a != b;
+  return a->id != b->id;
+}
+
+std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout,
+                       std::vector<std::string>* notes) {
   std::vector<Row> rows;
-  ArchIndex headArchs(head.facts, layout), baseArchs(base.facts, layout);
+  ModuleGraph headGraph(head.facts, layout), baseGraph(base.facts, layout);
+  ArchIndex headArchs(head.facts, layout, headGraph), baseArchs(base.facts, layout, baseGraph);
+  JudgeContext cx{base, head, layout, baseGraph, headGraph, baseArchs, headArchs};
+  if (notes && !headArchs.unexpanded().empty()) {
+    std::string names;
+    for (const auto& g : headArchs.unexpanded()) names += (names.empty() ? "" : ", ") + g;
+    notes->push_back(headArchs.tableFound()
+                         ? "generic targets not in the table " + layout.genericTargetTable + ": " + names + " (kept as named)"
+                         : "no generic-target table at " + layout.genericTargetTable + ": " + names +
+                               " kept as named (their member archs are unknown)");
+  }
   auto builderArchs = [&](const std::string& module, const std::string& name) {
     auto s = headArchs.forBuilder(module, name);
     auto b = baseArchs.forBuilder(module, name);
@@ -192,14 +203,13 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
 
   // The other contracts (SPEC R2.4–R2.9), each judged in its own file under core/judge/.
   for (auto* contract : {&judgeLaunchSurfaces, &judgeSymbols, &judgeRemovedSymbols, &judgeBuildFiles}) {
-    ContractRows more = contract(base, head, layout);
+    ContractRows more = contract(cx);
     for (auto& r : more.rows) rows.push_back(std::move(r));
     explained.insert(more.explained.begin(), more.explained.end());
     covered.insert(more.covered.begin(), more.covered.end());
   }
 
   // Touched surface files whose change no pair row explains.
-  struct { ModuleGraph head, base; } shipped{ModuleGraph(head.facts, layout), ModuleGraph(base.facts, layout)};
   std::set<std::string> paths;
   for (const auto& [path, _] : head.facts.files) paths.insert(path);
   for (const auto& [path, _] : base.facts.files) paths.insert(path);
@@ -256,7 +266,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     }
     if (!hf && explained.count(path)) continue;
     // R2.7: a module no shipped variant (nor the packer) reaches is outside the surface.
-    if (any->kind == FileKind::Python && !shipped.head.inShippedClosure(path) && !shipped.base.inShippedClosure(path))
+    if (any->kind == FileKind::Python && !headGraph.inShippedClosure(path) && !baseGraph.inShippedClosure(path))
       r.status = Status::Outside, r.message = "outside the shipped closure; " + r.message;
     rows.push_back(std::move(r));
   }

@@ -25,7 +25,12 @@ struct Revision {
   }
 };
 
+// Did the path's content change between the two sides (added and removed count)?
+bool touched(const Revision& base, const Revision& head, const std::string& path);
+
 // Rows for every contract the change (base -> head) touches, in a stable order.
-std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout);
+// Notes about the judgement itself (a missing generic-target table) go to `notes` when given.
+std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout,
+                       std::vector<std::string>* notes = nullptr);
 
 }  // namespace impact

@@ -21,13 +21,6 @@ namespace impact {
 
 namespace {
 
-bool touched(const Revision& base, const Revision& head, const std::string& path) {
-  const FileRef* a = base.find(path);
-  const FileRef* b = head.find(path);
-  if (!a || !b) return a != b;
-  return a->id != b->id;
-}
-
 // Python defs a locator symbol names: exact ("Cls.method", "f") or any member of that name.
 std::vector<const PyDef*> pythonMatches(const FileFacts* f, const std::string& symbol) {
   std::vector<const PyDef*> out;
@@ -74,10 +67,15 @@ std::string locator(const std::string& path, const std::string& symbol) {
 
 }  // namespace
 
-ContractRows judgeLaunchSurfaces(const Revision& base, const Revision& head, const Layout& layout) {
+ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
+  const Revision& base = cx.base;
+  const Revision& head = cx.head;
+  const Layout& layout = cx.layout;
   ContractRows out;
-  ModuleGraph hg(head.facts, layout), bg(base.facts, layout);
-  ArchIndex headArchs(head.facts, layout), baseArchs(base.facts, layout);
+  const ModuleGraph& hg = cx.headGraph;
+  const ModuleGraph& bg = cx.baseGraph;
+  const ArchIndex& headArchs = cx.headArchs;
+  const ArchIndex& baseArchs = cx.baseArchs;
 
   for (const auto& [mpath, mf] : head.facts.files) {
     if (!mf || !mf->manifest) continue;
@@ -230,7 +228,7 @@ ContractRows judgeLaunchSurfaces(const Revision& base, const Revision& head, con
         else cppMoved = cppTouched;  // a mirror impactd does not extract: any edit counts
       }
       if (pyMoved.empty() && !cppMoved) {
-        if (anyReachedTouched || cppTouched) emit(Status::Inert, "only comments or whitespace changed on either side", false);
+        if (anyReachedTouched || cppTouched) emit(Status::Inert, "its files were touched, but nothing it reaches changed in code", false);
         continue;
       }
       std::string cppDesc = locator(cpp, e.cppSymbol);

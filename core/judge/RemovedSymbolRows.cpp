@@ -22,13 +22,6 @@ namespace impact {
 
 namespace {
 
-bool touched(const Revision& base, const Revision& head, const std::string& path) {
-  const FileRef* a = base.find(path);
-  const FileRef* b = head.find(path);
-  if (!a || !b) return a != b;
-  return a->id != b->id;
-}
-
 struct Gone {
   bool removed = true;      // false: re-signed
   PyDef::Kind kind = PyDef::Kind::Function;
@@ -45,9 +38,13 @@ struct Finding {
 
 }  // namespace
 
-ContractRows judgeRemovedSymbols(const Revision& base, const Revision& head, const Layout& layout) {
+ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
+  const Revision& base = cx.base;
+  const Revision& head = cx.head;
+  const Layout& layout = cx.layout;
   ContractRows out;
-  ModuleGraph hg(head.facts, layout), bg(base.facts, layout);
+  const ModuleGraph& hg = cx.headGraph;
+  const ModuleGraph& bg = cx.baseGraph;
 
   // 1. What went away or changed its parameters.
   std::map<SymbolRef, Gone> gone;
@@ -197,7 +194,8 @@ ContractRows judgeRemovedSymbols(const Revision& base, const Revision& head, con
   }
 
   // 3. Rows.
-  ArchIndex headArchs(head.facts, layout), baseArchs(base.facts, layout);
+  const ArchIndex& headArchs = cx.headArchs;
+  const ArchIndex& baseArchs = cx.baseArchs;
   for (const auto& [key, f] : found) {
     const auto& [target, reader] = key;
     const Gone& g = gone.at(target);

@@ -16,13 +16,6 @@ namespace impact {
 
 namespace {
 
-bool touched(const Revision& base, const Revision& head, const std::string& path) {
-  const FileRef* a = base.find(path);
-  const FileRef* b = head.find(path);
-  if (!a || !b) return a != b;
-  return a->id != b->id;
-}
-
 std::string dirOf(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
@@ -197,7 +190,10 @@ std::vector<Finding> kmdFindings(const TreeFacts& facts, const Layout& layout) {
 
 }  // namespace
 
-ContractRows judgeSymbols(const Revision& base, const Revision& head, const Layout& layout) {
+ContractRows judgeSymbols(const JudgeContext& cx) {
+  const Revision& base = cx.base;
+  const Revision& head = cx.head;
+  const Layout& layout = cx.layout;
   ContractRows out;
   std::vector<Finding> now = symbolFindings(head.facts, layout), before = symbolFindings(base.facts, layout);
   for (auto& f : kmdFindings(head.facts, layout)) now.push_back(std::move(f));

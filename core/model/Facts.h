@@ -99,6 +99,7 @@ struct Manifest {
 struct DescriptorLaunch {
   std::string source;   // relative to rocke/library
   std::string builder;
+  std::vector<std::string> arch;  // the UKD's own arch array (narrows the KDP's); empty: the KDP's
 };
 
 struct DescriptorFacts {
@@ -108,6 +109,8 @@ struct DescriptorFacts {
   std::vector<DescriptorLaunch> launches; // rocke launches of every UKD (inline ones included)
   std::vector<std::string> ukdArchs;      // union of the UKDs' own arch arrays (narrowing)
   size_t ukdCount = 0;
+  // A generic-target table (generic_targets.json): generic name -> ordered member archs.
+  std::map<std::string, std::vector<std::string>> genericTargets;
 };
 
 enum class FileKind { Python, Cpp, Manifest, Descriptor, Other };

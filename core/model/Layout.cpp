@@ -38,6 +38,7 @@ bool ingestorCi(std::string_view path) {
 }  // namespace
 
 bool Layout::analysed(std::string_view path) const {
+  if (path == genericTargetTable) return true;
   switch (classify(path)) {
     case FileKind::Python: return under(path, pythonRoots);
     case FileKind::Cpp:

@@ -23,6 +23,9 @@ struct Layout {
   std::vector<std::string> importRoots = {"dnn-providers/hip-kernel-provider/rocke/library",
                                           "dnn-providers/hip-kernel-provider/rocke/platform/python",
                                           "dnn-providers/hip-kernel-provider/descriptor-packaging/python"};
+  // The generic-target table (JSON: generic name -> ordered member archs). Its file name must
+  // end in generic_targets.json. A missing table is a note, not an error.
+  std::string genericTargetTable = "dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json";
   std::string packsDir = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/";
 
   // Is the file one impactd extracts facts from?

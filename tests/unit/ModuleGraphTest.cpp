@@ -14,6 +14,15 @@
 namespace impact {
 namespace {
 
+// A contract judge with the context judge() would give it.
+ContractRows judgeOn(ContractRows (*contract)(const JudgeContext&), const Revision& base, const Revision& head,
+                     const Layout& layout) {
+  ModuleGraph bg(base.facts, layout), hg(head.facts, layout);
+  ArchIndex ba(base.facts, layout, bg), ha(head.facts, layout, hg);
+  return contract(JudgeContext{base, head, layout, bg, hg, ba, ha});
+}
+
+
 const std::string kLib = "dnn-providers/hip-kernel-provider/rocke/library/";
 const std::string kPlat = "dnn-providers/hip-kernel-provider/rocke/platform/python/";
 
@@ -285,7 +294,7 @@ TEST(RemovedSymbols, ReadersOfARemovedMember) {
   files[base] = "class TuningBase:\n    def waves(self):\n        return 4\n";
   Side h(files);
   Layout layout;
-  ContractRows rows = judgeRemovedSymbols(b.rev(), h.rev(), layout);
+  ContractRows rows = judgeOn(&judgeRemovedSymbols, b.rev(), h.rev(), layout);
   const Row* lazy = rowFor(rows, kLib + "kernels/lazy_reader.py");
   ASSERT_TRUE(lazy);
   EXPECT_EQ(lazy->status, Status::Mismatch) << lazy->message;
@@ -311,7 +320,7 @@ TEST(RemovedSymbols, ARemovedFunctionKeepsItsReadersBoundToTheOldModule) {
   files[common] = "X = 1\n";
   Side h(files);
   Layout layout;
-  ContractRows rows = judgeRemovedSymbols(b.rev(), h.rev(), layout);
+  ContractRows rows = judgeOn(&judgeRemovedSymbols, b.rev(), h.rev(), layout);
   const Row* a = rowFor(rows, kLib + "kernels/gfx950/a.py");
   ASSERT_TRUE(a);
   EXPECT_EQ(a->status, Status::Mismatch);
@@ -346,7 +355,7 @@ TEST(LaunchSurfaces, SymbolsResolveAnywhereInTheModule) {
   files[kLib + "kernels/gfx950/x.py"] += "\n# touched\n";
   Side h(files);
   Layout layout;
-  ContractRows rows = judgeLaunchSurfaces(b.rev(), h.rev(), layout);
+  ContractRows rows = judgeOn(&judgeLaunchSurfaces, b.rev(), h.rev(), layout);
   int mismatches = 0;
   for (const auto& r : rows.rows) {
     if (r.status == Status::Mismatch) {
