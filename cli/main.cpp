@@ -15,6 +15,7 @@ namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json] [--fail-on breaks|needs-device]
+                     [--generic-targets PATH]
        impact facts FILE [--as PATH]
        impact --help | --version
 
@@ -33,6 +34,10 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       uncommitted changes merged in too
   --format text|json  text (default): one line per row, then the rollup; json: see
                       docs/report-json.md
+  --generic-targets PATH
+                      the generic-target table (JSON: generic name -> member archs; the file
+                      name ends in generic_targets.json), repository-relative; default:
+                      dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
                       (needs-device)
 
@@ -105,7 +110,7 @@ int main(int argc, char** argv) {
   if (args[0] != "report") return usage("unknown command '" + args[0] + "'");
 
   impact::ReportRequest req;
-  std::string format = "text", failOn;
+  std::string format = "text", failOn, genericTargets;
   bool haveBase = false;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -125,6 +130,7 @@ int main(int argc, char** argv) {
     else if (a == "--target-tip") ok = value(req.targetTip);
     else if (a == "--format") ok = value(format);
     else if (a == "--fail-on") ok = value(failOn);
+    else if (a == "--generic-targets") ok = value(genericTargets);
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
   }
@@ -134,6 +140,11 @@ int main(int argc, char** argv) {
     return usage("--fail-on is breaks or needs-device, not '" + failOn + "'");
 
   impact::Layout layout;
+  if (!genericTargets.empty()) {
+    if (!genericTargets.ends_with("generic_targets.json") && !genericTargets.ends_with("generic-targets.json"))
+      return usage("--generic-targets: the table's file name ends in generic_targets.json");
+    layout.genericTargetTable = genericTargets;
+  }
   impact::ExtractCache cache;
   auto report = impact::runReport(req, layout, cache);
   if (!report.ok()) {
