@@ -1,5 +1,6 @@
 #include "server/QuickFix.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -31,13 +32,38 @@ std::optional<std::string> rewriteList(const std::string& text, const CppArgList
   size_t fb = offsetOf(text, first.range.line, first.range.col);
   bool compound = text.compare(fb, 14, "KernelArgument") == 0;
   bool withOffsets = false;
-  std::map<std::pair<std::string, uint32_t>, std::string> sizeText;  // (kind, size) -> as written
-  std::set<std::string> copyNames;
+  // How the copy writes sizes: per (kind, size) every text it uses (PTR, I32, F32, 8, 4...),
+  // per builder type (Python text) the copy's text for an argument both state, and per name.
+  std::map<std::pair<std::string, uint32_t>, std::set<std::string>> sizeTexts;
+  std::map<std::string, std::string> byType;
+  std::map<std::string, const KernelArg*> copyByName;
   for (const auto& a : list.args) {
     if (a.offset >= 0) withOffsets = true;
-    if (!a.typeText.empty() && a.size) sizeText.emplace(std::make_pair(a.kind, a.size), a.typeText);
-    if (!a.name.empty()) copyNames.insert(a.name);
+    if (!a.typeText.empty() && a.size) sizeTexts[{a.kind, a.size}].insert(a.typeText);
+    if (!a.name.empty()) copyByName.emplace(a.name, &a);
   }
+  auto learn = [&](const KernelArg& b, const KernelArg& c) {
+    if (!b.typeText.empty() && !c.typeText.empty() && b.kind == c.kind && b.size == c.size)
+      byType.emplace(b.typeText, c.typeText);
+  };
+  if (list.named) {
+    for (const auto& b : abi.args)
+      if (auto it = copyByName.find(b.name); it != copyByName.end()) learn(b, *it->second);
+  } else {
+    for (size_t i = 0; i < std::min(abi.args.size(), list.args.size()); ++i) learn(abi.args[i], list.args[i]);
+  }
+  // The size as this copy would write it for builder argument `a`.
+  auto sizeFor = [&](const KernelArg& a) -> std::string {
+    if (auto it = copyByName.find(a.name); list.named && it != copyByName.end() && it->second->kind == a.kind &&
+                                           it->second->size == a.size && !it->second->typeText.empty())
+      return it->second->typeText;  // the element as it is written
+    if (auto it = byType.find(a.typeText); it != byType.end()) return it->second;
+    if (auto it = sizeTexts.find({a.kind, a.size}); it != sizeTexts.end()) {
+      if (it->second.size() == 1) return *it->second.begin();
+      if (it->second.count(a.typeText)) return a.typeText;  // I32 written I32
+    }
+    return std::to_string(a.size);
+  };
   std::string indent = indentOf(text, first.range.line);
   std::string closeIndent = indentOf(text, list.range.endLine);
   bool multiLine = list.range.line != first.range.line;
@@ -47,11 +73,10 @@ std::optional<std::string> rewriteList(const std::string& text, const CppArgList
   bool firstOut = true;
   for (const auto& a : abi.args) {
     // A conditional argument stays out unless the copy already states it.
-    if (a.conditional && !copyNames.count(a.name)) continue;
+    if (a.conditional && !copyByName.count(a.name)) continue;
     if (a.size == 0 || a.kind.empty()) return std::nullopt;  // cannot state an unresolved type
     if (a.size > 1) offset = (offset + a.size - 1) / a.size * a.size;
-    auto st = sizeText.find({a.kind, a.size});
-    std::string size = st != sizeText.end() ? st->second : std::to_string(a.size);
+    std::string size = sizeFor(a);
     std::string name = list.named ? a.name : "";
     std::string elem = absl::StrCat(compound ? "KernelArgument{" : "{", "\"", a.kind, "\", ", size, ", ",
                                     withOffsets ? std::to_string(offset) : "0", ", \"", name, "\"}");

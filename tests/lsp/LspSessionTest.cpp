@@ -292,6 +292,58 @@ TEST(LspSession, CodeActionsGoToMirrorAndAQuickFixThatClearsTheMismatch) {
   for (const auto& a : codeActions(c, pinUri, l)) EXPECT_NE(a.value("kind", ""), "quickfix") << a.dump();
 }
 
+// The pack's list names its arguments and writes sizes as constants (PTR, I32, F32): the quick
+// fix keeps that style, each new argument with the constant of its own type.
+TEST(LspSession, QuickFixKeepsTheListsStyle) {
+  M repo;
+  repo.replace(M::kAttention, "    b.param(\"seqlen_kv\", I32)\n",
+               "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n"
+               "    b.param(\"window_right\", I32)\n    b.param(\"softcap\", F32)\n");
+  LspClient c;
+  c.initialize(repo.dir(), kTargetMain);
+  const std::string packUri = uriIn(repo, M::kAttentionPack);
+  size_t from = 0;
+  ASSERT_TRUE(waitDiags(c, packUri, &from, [](const Json& d) { return hasSeverity(d, 1); })) << transcript(c);
+  const std::string original = repo.read(M::kAttentionPack);
+  c.notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", packUri}, {"languageId", "cpp"}, {"version", 1}, {"text", original}}}});
+  int l = line0(repo, M::kAttentionPack, "{\"by_value\", I32, 44, \"seqlen_kv\"},");
+  const Json* fix = nullptr;
+  Json actions = codeActions(c, packUri, l);
+  for (const auto& a : actions)
+    if (a.value("kind", "") == "quickfix") fix = &a;
+  ASSERT_TRUE(fix) << actions.dump(2);
+  EXPECT_EQ((*fix)["title"], "Update attentionDenseKernelSignature to match build_attention_dense");
+  const Json& edits = (*fix)["edit"]["changes"][packUri];
+  ASSERT_EQ(edits.size(), 1u) << fix->dump();
+  std::string fixed = applyEdits(original, edits);
+  const char* want =
+      "    return {\n"
+      "        {\"global_buffer\", PTR, 0, \"q_ptr\"},\n"
+      "        {\"global_buffer\", PTR, 8, \"k_ptr\"},\n"
+      "        {\"global_buffer\", PTR, 16, \"v_ptr\"},\n"
+      "        {\"global_buffer\", PTR, 24, \"o_ptr\"},\n"
+      "        {\"by_value\", F32, 32, \"scale\"},\n"
+      "        {\"by_value\", I32, 36, \"batch\"},\n"
+      "        {\"by_value\", I32, 40, \"seqlen_q\"},\n"
+      "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n"
+      "        {\"by_value\", I32, 48, \"window_left\"},\n"
+      "        {\"by_value\", I32, 52, \"window_right\"},\n"
+      "        {\"by_value\", F32, 56, \"softcap\"},\n"
+      "    };\n";
+  EXPECT_NE(fixed.find(want), std::string::npos) << fixed;
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", packUri}, {"version", 2}}},
+                                      {"contentChanges", {{{"range", edits[0]["range"]}, {"text", edits[0]["newText"]}}}}});
+  // The static list agrees now; only the launch call (no quick fix) is still an Error.
+  auto after = waitDiags(c, packUri, &from, [](const Json& d) {
+    for (const auto& x : d)
+      if (x["severity"] == 1 && x["data"]["row"].get<std::string>().find("|static|") != std::string::npos) return false;
+    return true;
+  });
+  ASSERT_TRUE(after) << transcript(c);
+  EXPECT_EQ((*after)["version"], 2);
+}
+
 TEST(LspSession, ShowMirrorMakesTheServerSendShowDocument) {
   M repo;
   addSlidingWindow(repo);
