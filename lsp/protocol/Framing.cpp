@@ -1,5 +1,6 @@
 #include "protocol/Framing.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -54,6 +55,27 @@ std::optional<std::string> FrameReader::next(std::string& problem) {
     if (got < body.size()) return std::nullopt;  // truncated: the input ended
     return body;
   }
+}
+
+size_t jsonNesting(const std::string& text, size_t limit) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 }  // namespace impact::lsp

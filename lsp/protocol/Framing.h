@@ -21,4 +21,9 @@ class FrameReader {
   size_t max_;
 };
 
+// The deepest nesting of arrays and objects in a JSON text (strings skipped), stopping early
+// once it passes `limit`. The JSON parser recurses per level: a body of a million '[' would
+// overflow the stack, so deeper messages are refused before parsing.
+size_t jsonNesting(const std::string& text, size_t limit);
+
 }  // namespace impact::lsp

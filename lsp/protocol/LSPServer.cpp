@@ -32,6 +32,9 @@ enum Code {
   kRequestFailed = -32803,
 };
 
+// LSP messages nest a dozen levels; the JSON parser recurses per level.
+constexpr size_t kMaxNesting = 256;
+
 L::Position toLsp(server::Pos p) { return L::Position(int(p.line), int(p.character)); }
 L::Range toLsp(server::Rng r) { return L::Range(toLsp(r.start), toLsp(r.end)); }
 server::Pos fromLsp(const L::Position& p) {
@@ -70,6 +73,11 @@ class LSPServer {
         // as U+FFFD rather than losing the whole message, so the document stays in step.
         log(Level::Error, "a message with invalid UTF-8 (at byte " + std::to_string(at) + ") was repaired");
         *body = json::fixUTF8(*body);
+      }
+      if (jsonNesting(*body, kMaxNesting) > kMaxNesting) {
+        log(Level::Error, "a message nested deeper than " + std::to_string(kMaxNesting) + " levels was refused");
+        replyError(nullptr, kParseError, "parse error: nested deeper than " + std::to_string(kMaxNesting) + " levels");
+        continue;
       }
       auto doc = json::parse(*body);
       if (!doc) {
@@ -190,6 +198,10 @@ class LSPServer {
     std::optional<json::Value> id;
     if (json::Value* i = o->get("id")) id = *i;
     std::optional<llvm::StringRef> method = o->getString("method");
+    if (!method && o->get("method")) {
+      log(Level::Error, "a message whose method is not a string was refused");
+      return replyError(id ? *id : json::Value(nullptr), kInvalidRequest, "\"method\" must be a string");
+    }
     if (!method) {
       // A response (to showDocument, registerCapability, progress create) or junk.
       if (!id) log(Level::Error, "a message with neither method nor id was ignored");

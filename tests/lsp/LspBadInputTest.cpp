@@ -66,6 +66,27 @@ TEST(LspBadInput, GarbageBytesOutsideAnyFrame) {
   s.c.sendRaw("Content-Length: nonsense\r\n\r\n");
 }
 
+// A million '[' would overflow the JSON parser's stack: refused as a parse error.
+TEST(LspBadInput, DeeplyNestedJson) {
+  Started s;
+  size_t from = s.c.mark();
+  s.c.sendBody(std::string(1000000, '['));
+  auto e = nullIdError(s.c, &from);
+  ASSERT_TRUE(e) << s.c.stderrText();
+  EXPECT_EQ((*e)["error"]["code"], -32700) << e->dump();
+  // Closed and inside strings, nesting is fine as long as it is shallow enough.
+  s.c.sendBody(R"({"jsonrpc":"2.0","method":"$/x","params":{"a":[[[["[[[[[[[[[[[[[[[[[["]]]]}})");
+}
+
+TEST(LspBadInput, AMethodThatIsNotAString) {
+  Started s;
+  s.c.sendBody(R"({"jsonrpc":"2.0","id":31,"method":5})");
+  auto r = s.c.response(31);
+  ASSERT_TRUE(r);
+  EXPECT_EQ((*r)["error"]["code"], -32600) << r->dump();
+  s.c.sendBody(R"({"jsonrpc":"2.0","method":null})");
+}
+
 TEST(LspBadInput, ARequestBeforeInitialize) {
   M repo;
   LspClient c;
