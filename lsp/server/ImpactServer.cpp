@@ -53,8 +53,13 @@ struct ImpactServer::Impl {
   bool stopping = false;
   std::string gitSignature;
 
+  // impact.run threads; a finished one is joined when the next starts, the rest at exit.
+  struct ReportThread {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
   std::mutex reportsMu;
-  std::vector<std::thread> reports;
+  std::vector<ReportThread> reports;
 
   // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
   Scheduler sched;
@@ -316,7 +321,7 @@ ImpactServer::~ImpactServer() {
   if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
   std::lock_guard<std::mutex> lock(impl_->reportsMu);
   for (auto& t : impl_->reports)
-    if (t.joinable()) t.join();
+    if (t.thread.joinable()) t.thread.join();
 }
 
 void ImpactServer::initialize(const std::string& rootPath, const std::string& target, std::function<void()> done) {
@@ -412,27 +417,6 @@ void ImpactServer::gitChanged() {
   impl_->sched.post([this] { impl_->refreshFromGit(); });
 }
 
-void ImpactServer::hover(const std::string& path, Pos pos, std::function<void(std::optional<HoverInfo>)> reply) {
-  impl_->sched.post([this, path, pos, reply = std::move(reply)] {
-    Impl& I = *impl_;
-    std::string r = I.rel(path);
-    if (r.empty() || !I.ready) return reply(std::nullopt);
-    auto st = I.current();
-    auto text = I.content(*st, r);
-    if (!text) return reply(std::nullopt);
-    LineIndex idx(*text);
-    size_t off = idx.offset(pos);
-    TSPoint pt = idx.point(off);
-    auto a = argumentAt(*st, r, pt.row, pt.column);
-    if (!a) return reply(std::nullopt);
-    HoverInfo h;
-    h.range = idx.range(a->at);
-    h.markdown = renderHover(*a, true);
-    h.plaintext = renderHover(*a, false);
-    reply(std::move(h));
-  });
-}
-
 namespace {
 std::vector<FileLoc> toLocs(ImpactServer::Impl& I, const AnalysisState& st, const std::vector<ArgSite>& sites) {
   std::vector<FileLoc> out;
@@ -443,39 +427,51 @@ std::vector<FileLoc> toLocs(ImpactServer::Impl& I, const AnalysisState& st, cons
   }
   return out;
 }
+
+// The kernel argument at an LSP position, with the state and line index it was found in;
+// false when there is none (no repository yet, a file outside it, no argument there).
+bool argumentAtPos(ImpactServer::Impl& I, const std::string& path, Pos pos,
+                   const std::function<void(const AnalysisState&, const LineIndex&, const ArgCopies&)>& fn) {
+  std::string r = I.rel(path);
+  if (r.empty() || !I.ready) return false;
+  auto st = I.current();
+  auto text = I.content(*st, r);
+  if (!text) return false;
+  LineIndex idx(*text);
+  TSPoint pt = idx.point(idx.offset(pos));
+  auto a = argumentAt(*st, r, pt.row, pt.column);
+  if (!a) return false;
+  fn(*st, idx, *a);
+  return true;
+}
 }  // namespace
+
+void ImpactServer::hover(const std::string& path, Pos pos, std::function<void(std::optional<HoverInfo>)> reply) {
+  impl_->sched.post([this, path, pos, reply = std::move(reply)] {
+    bool found = argumentAtPos(*impl_, path, pos, [&](const AnalysisState&, const LineIndex& idx, const ArgCopies& a) {
+      reply(HoverInfo{idx.range(a.at), renderHover(a, true), renderHover(a, false)});
+    });
+    if (!found) reply(std::nullopt);
+  });
+}
 
 void ImpactServer::definition(const std::string& path, Pos pos, std::function<void(std::vector<FileLoc>)> reply) {
   impl_->sched.post([this, path, pos, reply = std::move(reply)] {
-    Impl& I = *impl_;
-    std::string r = I.rel(path);
-    if (r.empty() || !I.ready) return reply({});
-    auto st = I.current();
-    auto text = I.content(*st, r);
-    if (!text) return reply({});
-    LineIndex idx(*text);
-    TSPoint pt = idx.point(idx.offset(pos));
-    auto a = argumentAt(*st, r, pt.row, pt.column);
-    if (!a) return reply({});
-    reply(toLocs(I, *st, {a->builder}));
+    bool found = argumentAtPos(*impl_, path, pos, [&](const AnalysisState& st, const LineIndex&, const ArgCopies& a) {
+      reply(toLocs(*impl_, st, {a.builder}));
+    });
+    if (!found) reply({});
   });
 }
 
 void ImpactServer::references(const std::string& path, Pos pos, std::function<void(std::vector<FileLoc>)> reply) {
   impl_->sched.post([this, path, pos, reply = std::move(reply)] {
-    Impl& I = *impl_;
-    std::string r = I.rel(path);
-    if (r.empty() || !I.ready) return reply({});
-    auto st = I.current();
-    auto text = I.content(*st, r);
-    if (!text) return reply({});
-    LineIndex idx(*text);
-    TSPoint pt = idx.point(idx.offset(pos));
-    auto a = argumentAt(*st, r, pt.row, pt.column);
-    if (!a) return reply({});
-    std::vector<ArgSite> sites{a->builder};
-    for (const auto& c : a->copies) sites.push_back(c);
-    reply(toLocs(I, *st, sites));
+    bool found = argumentAtPos(*impl_, path, pos, [&](const AnalysisState& st, const LineIndex&, const ArgCopies& a) {
+      std::vector<ArgSite> sites{a.builder};
+      sites.insert(sites.end(), a.copies.begin(), a.copies.end());
+      reply(toLocs(*impl_, st, sites));
+    });
+    if (!found) reply({});
   });
 }
 
@@ -552,8 +548,18 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
     rr.targetTip = req.targetTip;
     Layout layout = I.ws.layout();
     std::lock_guard<std::mutex> lock(I.reportsMu);
-    I.reports.emplace_back([rr, layout, progress = std::move(progress), cancelled = std::move(cancelled),
-                            reply = std::move(reply)] {
+    std::erase_if(I.reports, [](Impl::ReportThread& t) {
+      if (!t.done->load()) return false;
+      t.thread.join();
+      return true;
+    });
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::thread th([rr, layout, done, progress = std::move(progress), cancelled = std::move(cancelled),
+                    reply = std::move(reply)] {
+      struct MarkDone {
+        std::atomic<bool>& d;
+        ~MarkDone() { d = true; }
+      } mark{*done};
       progress("reading revisions and extracting facts");
       if (cancelled()) return reply(std::nullopt, "cancelled");
       ExtractCache cache;
@@ -563,6 +569,7 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       progress("rendering");
       reply(RunResult{renderText(*rep), renderJson(*rep)}, "");
     });
+    I.reports.push_back({std::move(th), done});
   });
 }
 
