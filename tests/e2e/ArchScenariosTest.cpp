@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/FixtureRepo.h"
+#include "support/ReportText.h"
 
 namespace impact::testing {
 namespace {
@@ -12,12 +13,6 @@ using M = MonorepoFixture;
 const std::string kLib = "dnn-providers/hip-kernel-provider/rocke/library/";
 const std::string kDesc = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE/";
 const std::string kTable = "dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json";
-
-std::string lastLine(std::string s) {
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  auto nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
 
 // A gfx942 GEMM kernel shipped by a KDP whose arch list is `kdpArch`; one UKD may narrow it.
 void addGemm(M& repo, const std::string& kdpArch, const std::string& ukdArch = "") {
@@ -39,8 +34,6 @@ void addGemm(M& repo, const std::string& kdpArch, const std::string& ukdArch = "
 void editGemmBody(M& repo) {
   repo.replace(kLib + "kernels/gfx942/gemm.py", "IRBuilder(\"gemm\")", "IRBuilder(\"gemm_v2\")");
 }
-
-RunResult report(M& repo) { return impact("report --repo " + shellQuote(repo.dir()) + " --base main"); }
 
 TEST(ArchScenarios, AGenericTargetExpandsToItsMemberArchs) {
   M repo;

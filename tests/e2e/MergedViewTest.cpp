@@ -7,42 +7,17 @@
 #include <sstream>
 
 #include "support/FixtureRepo.h"
+#include "support/ReportText.h"
 
 namespace impact::testing {
 namespace {
 
 using M = MonorepoFixture;
 
-std::string lastLine(const std::string& out) {
-  std::string s = out;
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  auto nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
-
-// The lines of a text report that start with `prefix` and contain every needle.
-std::vector<std::string> rows(const std::string& out, const std::string& prefix,
-                              std::initializer_list<std::string> needles = {}) {
-  std::vector<std::string> found;
-  std::istringstream in(out);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.starts_with(prefix)) continue;
-    bool all = true;
-    for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
-    if (all) found.push_back(line);
-  }
-  return found;
-}
-
 size_t countOf(const std::string& s, const std::string& needle) {
   size_t n = 0;
   for (auto p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
   return n;
-}
-
-RunResult report(M& repo, const std::string& extra = "") {
-  return impact("report --repo " + shellQuote(repo.dir()) + " --base main " + extra);
 }
 
 // main (the target) gains a named restatement of the 8-argument list in the pin file.
@@ -101,19 +76,19 @@ TEST(MergedView, ContractRaceIsFoundOnlyInTheMergedView) {
   ASSERT_EQ(head.exitCode, 0) << head.err;
   EXPECT_NE(lastLine(head.out), "Runtime impact: BREAKS") << head.out;
   EXPECT_EQ(lastLine(head.out), "Runtime impact: NEEDS-DEVICE gfx950") << head.out;
-  EXPECT_TRUE(rows(head.out, "mismatch").empty()) << head.out;
+  EXPECT_TRUE(rowsStarting(head.out, "mismatch").empty()) << head.out;
   EXPECT_EQ(head.out.find("[merged]"), std::string::npos) << head.out;
 
   // Merged into main's tip, main's named copy meets the 11-argument builder.
   RunResult merged = report(repo, "--target-tip main");
   ASSERT_EQ(merged.exitCode, 0) << merged.err;
   EXPECT_EQ(lastLine(merged.out), "Runtime impact: BREAKS") << merged.out;
-  auto race = rows(merged.out, "mismatch [merged]  kernargs",
+  auto race = rowsStarting(merged.out, "mismatch [merged]  kernargs",
                    {std::string(M::kAttentionPin), "expectedNamedSignature", "copy has 8 arguments, builder has 11"});
   ASSERT_EQ(race.size(), 1u) << merged.out;
   // The head's rows are not repeated: the race is the only merged-view row.
   EXPECT_EQ(countOf(merged.out, "[merged]"), 1u) << merged.out;
-  EXPECT_TRUE(rows(merged.out, "merge-conflict").empty()) << merged.out;
+  EXPECT_TRUE(rowsStarting(merged.out, "merge-conflict").empty()) << merged.out;
   EXPECT_EQ(countOf(merged.out, "not analysed yet"), 0u) << merged.out;
   EXPECT_EQ(report(repo, "--target-tip main --fail-on breaks").exitCode, 1);
 
@@ -160,7 +135,7 @@ TEST(MergedView, ConflictInOneFileAndARaceInAnother) {
   RunResult r = report(repo, "--target-tip main");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
-  auto conflict = rows(r.out, "changed [merged]  merge-conflict");
+  auto conflict = rowsStarting(r.out, "changed [merged]  merge-conflict");
   ASSERT_EQ(conflict.size(), 1u) << r.out;
   EXPECT_NE(conflict[0].find(std::string("conflicts with the target tip in 1 file: ") + M::kRmsNorm +
                              " (rows reading them are dropped)"),
@@ -168,12 +143,12 @@ TEST(MergedView, ConflictInOneFileAndARaceInAnother) {
       << conflict[0];
   EXPECT_EQ(countOf(r.out, "merge-conflict"), 1u) << r.out;
   // The race in the pin file (which merged cleanly) is still found.
-  EXPECT_EQ(rows(r.out, "mismatch [merged]  kernargs", {"expectedNamedSignature", "copy has 8 arguments, builder has 11"})
+  EXPECT_EQ(rowsStarting(r.out, "mismatch [merged]  kernargs", {"expectedNamedSignature", "copy has 8 arguments, builder has 11"})
                 .size(),
             1u)
       << r.out;
   // Rows reading the conflicted builder (its pack and pin copies) are dropped from the merged view.
-  for (const auto& row : rows(r.out, "", {"[merged]"}))
+  for (const auto& row : rowsStarting(r.out, "", {"[merged]"}))
     EXPECT_EQ(row.find("rms_norm_signature"), std::string::npos) << row;
   EXPECT_EQ(countOf(r.out, "[merged]"), 2u) << r.out;  // the race and the conflict row
 
@@ -200,11 +175,11 @@ TEST(MergedView, WorkingTreeHeadMergesTheUncommittedChangesToo) {
   RunResult r = report(repo, "--target-tip main");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
-  EXPECT_EQ(rows(r.out, "mismatch [merged]  kernargs", {"expectedNamedSignature"}).size(), 1u) << r.out;
+  EXPECT_EQ(rowsStarting(r.out, "mismatch [merged]  kernargs", {"expectedNamedSignature"}).size(), 1u) << r.out;
   // The pin file changed both uncommitted and on main: merged three ways, so the unnamed list the
   // working tree updated agrees in the merged view too.
   EXPECT_EQ(countOf(r.out, "[merged]"), 1u) << r.out;
-  EXPECT_TRUE(rows(r.out, "merge-conflict").empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "merge-conflict").empty()) << r.out;
   EXPECT_NE(r.out.find("note: the merged view merges HEAD's commit"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("3 uncommitted files merged in"), std::string::npos) << r.out;
 
@@ -212,9 +187,9 @@ TEST(MergedView, WorkingTreeHeadMergesTheUncommittedChangesToo) {
   repo.replace(M::kAttentionPin, "} // namespace\n", "// local note\n} // namespace\n");
   r = report(repo, "--target-tip main");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  auto conflict = rows(r.out, "changed [merged]  merge-conflict", {M::kAttentionPin});
+  auto conflict = rowsStarting(r.out, "changed [merged]  merge-conflict", {M::kAttentionPin});
   EXPECT_EQ(conflict.size(), 1u) << r.out;
-  EXPECT_TRUE(rows(r.out, "mismatch [merged]").empty()) << r.out;  // its rows are dropped
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch [merged]").empty()) << r.out;  // its rows are dropped
   // Nothing is written to the working tree: no conflict markers.
   EXPECT_EQ(repo.read(M::kAttentionPin).find("<<<<<<<"), std::string::npos);
 }

@@ -4,39 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include "support/FixtureRepo.h"
+#include "support/ReportText.h"
 
 namespace impact::testing {
 namespace {
 
 using M = MonorepoFixture;
-
-std::string lastLine(const std::string& out) {
-  std::string s = out;
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  auto nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
-
-// The rows of a text report whose line contains every needle; a first needle that is a
-// status (mismatch, changed, inert) must start the line.
-std::vector<std::string> rowsWith(const std::string& out, std::initializer_list<std::string> needles) {
-  std::vector<std::string> rows;
-  std::istringstream in(out);
-  std::string line;
-  const std::string first = needles.size() ? *needles.begin() : "";
-  const bool status = first == "mismatch" || first == "changed" || first == "inert" || first.starts_with("mismatch (");
-  while (std::getline(in, line)) {
-    if (status && !line.starts_with(first)) continue;
-    bool all = true;
-    for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
-    if (all) rows.push_back(line);
-  }
-  return rows;
-}
-
-RunResult report(M& repo, const std::string& extra = "") {
-  return impact("report --repo " + shellQuote(repo.dir()) + " --base main " + extra);
-}
 
 void addSlidingWindowToBuilder(M& repo) {
   repo.replace(M::kAttention, "    b.param(\"seqlen_kv\", I32)\n",

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "support/FixtureRepo.h"
+#include "support/ReportText.h"
 
 namespace impact::testing {
 namespace {
@@ -13,29 +14,6 @@ using M = MonorepoFixture;
 
 const std::string kLib = "dnn-providers/hip-kernel-provider/rocke/library/";
 const std::string kUnified = kLib + "kernels/common/attention_unified.py";
-
-std::string lastLine(const std::string& out) {
-  std::string s = out;
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  auto nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
-
-// Report lines starting with `status` and containing every needle.
-std::vector<std::string> rows(const std::string& out, const std::string& status, std::initializer_list<std::string> needles) {
-  std::vector<std::string> found;
-  std::istringstream in(out);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.starts_with(status + "  ") && !line.starts_with(status + " (")) continue;
-    bool all = true;
-    for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
-    if (all) found.push_back(line);
-  }
-  return found;
-}
-
-RunResult report(M& repo) { return impact("report --repo " + shellQuote(repo.dir()) + " --base main"); }
 
 // On main: the grid helper hands off to kernels/common/attention_unified.py through a module
 // alias; then a branch `work` is checked out for the change.
@@ -62,7 +40,7 @@ TEST(SurfaceScenarios, GridHelperWhoseCalleeInAnotherModuleChanged) {
   repo.commit("two rows per program");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  auto grid = rows(r.out, "changed", {"launch-surface:grid", M::kAttention, "attention_dense_grid"});
+  auto grid = rowsStarting(r.out, "changed", {"launch-surface:grid", M::kAttention, "attention_dense_grid"});
   ASSERT_EQ(grid.size(), 1u) << r.out;
   EXPECT_NE(grid[0].find("python side changed: attention_dense_grid reaches kernels/common/attention_unified.py:"
                          "ROWS_PER_PROGRAM which changed"),
@@ -70,7 +48,7 @@ TEST(SurfaceScenarios, GridHelperWhoseCalleeInAnotherModuleChanged) {
       << grid[0];
   EXPECT_NE(grid[0].find("the C++ mirror"), std::string::npos) << grid[0];
   EXPECT_NE(grid[0].find("[device: gfx950]"), std::string::npos) << grid[0];
-  EXPECT_TRUE(rows(r.out, "mismatch", {}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch", {}).empty()) << r.out;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx950") << r.out;
 
   // A comment-only edit of the callee is inert.
@@ -79,7 +57,7 @@ TEST(SurfaceScenarios, GridHelperWhoseCalleeInAnotherModuleChanged) {
   repo.replace(kUnified, "    return (seqlen_q + spec.block_m - 1)", "    # ceil division\n    return (seqlen_q + spec.block_m - 1)");
   repo.commit("comment");
   r = report(repo);
-  EXPECT_TRUE(rows(r.out, "changed", {}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "changed", {}).empty()) << r.out;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
 }
 
@@ -89,7 +67,7 @@ TEST(SurfaceScenarios, CalleeBodyEditNamesTheCallee) {
   repo.replace(kUnified, "// spec.block_m * ROWS_PER_PROGRAM", "// spec.block_m * ROWS_PER_PROGRAM + 1");
   repo.commit("off by one");
   RunResult r = report(repo);
-  auto grid = rows(r.out, "changed", {"launch-surface:grid",
+  auto grid = rowsStarting(r.out, "changed", {"launch-surface:grid",
                                       "attention_dense_grid reaches kernels/common/attention_unified.py:"
                                       "_get_2d_launch_meta which changed"});
   EXPECT_EQ(grid.size(), 1u) << r.out;
@@ -99,7 +77,7 @@ TEST(SurfaceScenarios, CalleeBodyEditNamesTheCallee) {
   repo.replace(kUnified, "    return 0\n", "    return 1\n");
   repo.commit("unrelated");
   r = report(repo);
-  EXPECT_TRUE(rows(r.out, "changed", {"launch-surface:grid"}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "changed", {"launch-surface:grid"}).empty()) << r.out;
 }
 
 TEST(SurfaceScenarios, CppMirrorAloneChanged) {
@@ -108,7 +86,7 @@ TEST(SurfaceScenarios, CppMirrorAloneChanged) {
                "return {(seqlenQ + blockM - 1) / blockM, heads, batch};", "return {seqlenQ / blockM, heads, batch};");
   repo.commit("floor");
   RunResult r = report(repo);
-  auto grid = rows(r.out, "changed", {"launch-surface:grid", "C++ mirror changed"});
+  auto grid = rowsStarting(r.out, "changed", {"launch-surface:grid", "C++ mirror changed"});
   EXPECT_EQ(grid.size(), 1u) << r.out;
 }
 
@@ -129,8 +107,8 @@ TEST(SurfaceScenarios, PythonSourceNamingAMethodOfATuningClassResolves) {
   repo.commit("declare the block surface");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_TRUE(rows(r.out, "mismatch", {}).empty()) << r.out;
-  EXPECT_TRUE(rows(r.out, "changed", {"launch-surface:block"}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch", {}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "changed", {"launch-surface:block"}).empty()) << r.out;
   EXPECT_NE(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 }
 
@@ -141,7 +119,7 @@ TEST(SurfaceScenarios, MissingPythonSourceSymbolIsAMismatch) {
   repo.commit("point at a grid that does not exist");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  auto miss = rows(r.out, "mismatch", {"launch-surface:grid", "attention_dense_grid_v2 is not defined in kernels/gfx950/attention_dense.py"});
+  auto miss = rowsStarting(r.out, "mismatch", {"launch-surface:grid", "attention_dense_grid_v2 is not defined in kernels/gfx950/attention_dense.py"});
   EXPECT_EQ(miss.size(), 1u) << r.out;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 }
@@ -151,7 +129,7 @@ TEST(SurfaceScenarios, MissingCppMirrorSymbolIsAMismatch) {
   repo.replace(M::kProfile, "packs/Gfx950AttentionDenseGeometry.hpp\n", "packs/Gfx950AttentionDenseGeometry.hpp:gfx950AttentionDenseGridV2\n");
   repo.commit("mirror symbol");
   RunResult r = report(repo);
-  EXPECT_EQ(rows(r.out, "mismatch", {"launch-surface:grid", "cpp_mirror symbol gfx950AttentionDenseGridV2 is not defined"}).size(), 1u)
+  EXPECT_EQ(rowsStarting(r.out, "mismatch", {"launch-surface:grid", "cpp_mirror symbol gfx950AttentionDenseGridV2 is not defined"}).size(), 1u)
       << r.out;
 }
 
@@ -170,7 +148,7 @@ TEST(SurfaceScenarios, RemovedFunctionStillImportedWhileAnotherModuleDefinesTheN
   repo.commit("remove the common tile_count");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  auto rm = rows(r.out, "mismatch", {"removed-symbol", "kernels/common/tiles.py:tile_count was removed",
+  auto rm = rowsStarting(r.out, "mismatch", {"removed-symbol", "kernels/common/tiles.py:tile_count was removed",
                                      "kernels/gfx950/attention_dense.py"});
   ASSERT_FALSE(rm.empty()) << r.out;
   EXPECT_NE(rm[0].find("still imports it from kernels.common.tiles"), std::string::npos) << rm[0];
@@ -180,7 +158,7 @@ TEST(SurfaceScenarios, RemovedFunctionStillImportedWhileAnotherModuleDefinesTheN
   repo.replace(M::kAttention, "from kernels.common.tiles import tile_count", "from kernels.gfx942.tiles import tile_count");
   repo.commit("reader follows");
   r = report(repo);
-  EXPECT_TRUE(rows(r.out, "mismatch", {"removed-symbol"}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch", {"removed-symbol"}).empty()) << r.out;
 }
 
 TEST(SurfaceScenarios, MemberRemovedFromABaseClassReadThroughASubclassIsChanged) {
@@ -196,15 +174,15 @@ TEST(SurfaceScenarios, MemberRemovedFromABaseClassReadThroughASubclassIsChanged)
   repo.replace(kLib + "kernels/common/tuning.py", "    def lanes(self):\n        return 64\n", "");
   repo.commit("drop lanes");
   RunResult r = report(repo);
-  auto direct = rows(r.out, "mismatch", {"removed-symbol", "TuningBase.lanes was removed", "still uses TuningBase.lanes"});
+  auto direct = rowsStarting(r.out, "mismatch", {"removed-symbol", "TuningBase.lanes was removed", "still uses TuningBase.lanes"});
   EXPECT_EQ(direct.size(), 1u) << r.out;
   // Only the worst finding per reader module is kept: the direct read makes it a mismatch.
   repo.replace(kLib + "kernels/gfx950/tuning.py", "\n\ndef direct():\n    return TuningBase.lanes(None)\n", "\n");
   repo.commit("no direct read");
   r = report(repo);
-  auto untyped = rows(r.out, "changed", {"removed-symbol", "TuningBase.lanes was removed", "receiver of unknown type"});
+  auto untyped = rowsStarting(r.out, "changed", {"removed-symbol", "TuningBase.lanes was removed", "receiver of unknown type"});
   EXPECT_EQ(untyped.size(), 1u) << r.out;
-  EXPECT_TRUE(rows(r.out, "mismatch", {"removed-symbol"}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch", {"removed-symbol"}).empty()) << r.out;
 }
 
 TEST(SurfaceScenarios, ResignedFunctionReadersAreChanged) {
@@ -219,7 +197,7 @@ TEST(SurfaceScenarios, ResignedFunctionReadersAreChanged) {
   repo.write(kLib + "kernels/common/tiles.py", "def tile_count(spec, arch):\n    return 1\n");
   repo.commit("re-sign");
   RunResult r = report(repo);
-  auto rs = rows(r.out, "changed", {"removed-symbol", "tile_count changed its parameters (spec) -> (spec, arch)"});
+  auto rs = rowsStarting(r.out, "changed", {"removed-symbol", "tile_count changed its parameters (spec) -> (spec, arch)"});
   EXPECT_FALSE(rs.empty()) << r.out;
 }
 
@@ -229,9 +207,9 @@ TEST(SurfaceScenarios, LaunchSurfaceModuleWithASyntaxErrorIsReportedAsSuch) {
   repo.commit("broken");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  auto bad = rows(r.out, "changed", {"launch-surface:grid", "does not parse"});
+  auto bad = rowsStarting(r.out, "changed", {"launch-surface:grid", "does not parse"});
   EXPECT_EQ(bad.size(), 1u) << r.out;
-  EXPECT_TRUE(rows(r.out, "mismatch", {"launch-surface:grid"}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch", {"launch-surface:grid"}).empty()) << r.out;
 }
 
 TEST(SurfaceScenarios, ModuleOutsideTheShippedClosureIsOutside) {
@@ -240,13 +218,13 @@ TEST(SurfaceScenarios, ModuleOutsideTheShippedClosureIsOutside) {
   repo.commit("experimental kernel nothing ships");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(rows(r.out, "outside", {"kernels/gfx950/experimental.py"}).size(), 1u) << r.out;
+  EXPECT_EQ(rowsStarting(r.out, "outside", {"kernels/gfx950/experimental.py"}).size(), 1u) << r.out;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: N/A") << r.out;
   // A module a shipped builder imports is inside.
   repo.replace(M::kAttention, "from rocke.core.ir import", "import kernels.gfx950.experimental\nfrom rocke.core.ir import");
   repo.commit("import it");
   r = report(repo);
-  EXPECT_TRUE(rows(r.out, "outside", {"kernels/gfx950/experimental.py"}).empty()) << r.out;
+  EXPECT_TRUE(rowsStarting(r.out, "outside", {"kernels/gfx950/experimental.py"}).empty()) << r.out;
 }
 
 }  // namespace

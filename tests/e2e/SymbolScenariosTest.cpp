@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/FixtureRepo.h"
+#include "support/ReportText.h"
 
 namespace impact::testing {
 namespace {
@@ -16,33 +17,6 @@ using M = MonorepoFixture;
 constexpr const char* kBundle =
     "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE/gfx950_attention_dense/";
 constexpr const char* kCatalog = "dnn-providers/hip-kernel-provider/rocke/aot_catalog/gfx950/attention_dense/family.json";
-
-std::string lastLine(const std::string& out) {
-  std::string s = out;
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  auto nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
-
-// Rows whose line contains every needle; a first needle that is a status must start the line.
-std::vector<std::string> rowsWith(const std::string& out, std::initializer_list<std::string> needles) {
-  std::vector<std::string> rows;
-  std::istringstream in(out);
-  std::string line;
-  const std::string first = needles.size() ? *needles.begin() : "";
-  const bool status = first == "mismatch" || first == "changed" || first == "inert";
-  while (std::getline(in, line)) {
-    if (status && !line.starts_with(first)) continue;
-    bool all = true;
-    for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
-    if (all) rows.push_back(line);
-  }
-  return rows;
-}
-
-RunResult report(M& repo, const std::string& extra = "") {
-  return impact("report --repo " + shellQuote(repo.dir()) + " --base main " + extra);
-}
 
 // Commits what the test wrote so far and makes it the base (main) as well.
 void commitAsBase(M& repo, const std::string& message) {
