@@ -22,9 +22,7 @@ Workspace::Workspace(Layout layout, std::shared_ptr<ExtractCache> cache)
 
 void Workspace::setBase(std::shared_ptr<const Snapshot> base) {
   base_ = std::move(base);
-  auto facts = std::make_shared<TreeFacts>(collectFacts(*base_, layout_, *cache_));
-  basePairs_ = std::make_shared<const std::vector<KernargsPair>>(pairKernargs(*facts, layout_));
-  baseFacts_ = std::move(facts);
+  baseDerived_ = Derived::of(std::make_shared<const TreeFacts>(collectFacts(*base_, layout_, *cache_)), layout_);
   dirty_ = true;
 }
 
@@ -109,17 +107,17 @@ std::shared_ptr<const AnalysisState> Workspace::analyse() {
   st->generation = ++generation_;
   st->base = base_;
   st->disk = disk_;
-  st->baseFacts = baseFacts_;
-  st->basePairs = basePairs_;
+  st->baseDerived = baseDerived_;
   st->headFacts = headFacts_;
   st->headOverrides = diskChanges_;
   for (const auto& [path, b] : buffers_) st->headOverrides[path] = b.ref;
-  if (baseFacts_ && disk_) {
+  if (baseDerived_ && disk_) {
     st->headPairs = pairKernargs(st->headFacts, layout_);
     const Snapshot* base = base_.get();
     const AnalysisState* s = st.get();
-    Revision baseRev{*baseFacts_, [base](const std::string& p) { return base->find(p); }, basePairs_.get()};
-    Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs};
+    Revision baseRev{*baseDerived_->facts, [base](const std::string& p) { return base->find(p); }, nullptr,
+                     baseDerived_.get()};
+    Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs, nullptr};
     st->rows = judge(baseRev, headRev, layout_);
     st->rollup = rollUp(st->rows);
   }

@@ -17,6 +17,7 @@
 #include "contracts/Kernargs.h"
 #include "extract/Extract.h"
 #include "git/Snapshot.h"
+#include "judge/Judge.h"
 #include "model/Layout.h"
 #include "model/Report.h"
 #include "parse/Syntax.h"
@@ -27,8 +28,7 @@ namespace impact {
 struct AnalysisState {
   uint64_t generation = 0;
   std::shared_ptr<const Snapshot> base, disk;
-  std::shared_ptr<const TreeFacts> baseFacts;
-  std::shared_ptr<const std::vector<KernargsPair>> basePairs;
+  std::shared_ptr<const Derived> baseDerived;  // the base's facts, pairs, module graph, archs
   TreeFacts headFacts;
   std::map<std::string, FileRef> headOverrides;  // buffers and re-read disk files; null id = deleted
   std::vector<KernargsPair> headPairs;
@@ -72,8 +72,7 @@ class Workspace {
   Layout layout_;
   std::shared_ptr<ExtractCache> cache_;
   std::shared_ptr<const Snapshot> base_, disk_;
-  std::shared_ptr<const TreeFacts> baseFacts_;
-  std::shared_ptr<const std::vector<KernargsPair>> basePairs_;
+  std::shared_ptr<const Derived> baseDerived_;  // computed once per merge base
   TreeFacts headFacts_;
   std::map<std::string, FileRef> diskChanges_;  // empty id: deleted on disk
   struct Buffer {

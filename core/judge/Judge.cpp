@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -64,11 +65,32 @@ bool touched(const Revision& base, const Revision& head, const std::string& path
   return a->id != b->id;
 }
 
+std::shared_ptr<const Derived> Derived::of(std::shared_ptr<const TreeFacts> facts, const Layout& layout) {
+  auto d = std::make_shared<Derived>();
+  d->facts = std::move(facts);
+  d->layout = layout;
+  d->pairs = pairKernargs(*d->facts, d->layout);
+  d->graph = std::make_unique<ModuleGraph>(*d->facts, d->layout);
+  d->archs = std::make_unique<ArchIndex>(*d->facts, d->layout, *d->graph);
+  return d;
+}
+
+Derived::~Derived() = default;
+
 std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout,
                        std::vector<std::string>* notes) {
   std::vector<Row> rows;
-  ModuleGraph headGraph(head.facts, layout), baseGraph(base.facts, layout);
-  ArchIndex headArchs(head.facts, layout, headGraph), baseArchs(base.facts, layout, baseGraph);
+  // Each side's module graph and arch index: precomputed when the caller has them.
+  std::optional<ModuleGraph> ownHeadGraph, ownBaseGraph;
+  std::optional<ArchIndex> ownHeadArchs, ownBaseArchs;
+  if (!head.derived) ownHeadGraph.emplace(head.facts, layout);
+  if (!base.derived) ownBaseGraph.emplace(base.facts, layout);
+  const ModuleGraph& headGraph = head.derived ? *head.derived->graph : *ownHeadGraph;
+  const ModuleGraph& baseGraph = base.derived ? *base.derived->graph : *ownBaseGraph;
+  if (!head.derived) ownHeadArchs.emplace(head.facts, layout, headGraph);
+  if (!base.derived) ownBaseArchs.emplace(base.facts, layout, baseGraph);
+  const ArchIndex& headArchs = head.derived ? *head.derived->archs : *ownHeadArchs;
+  const ArchIndex& baseArchs = base.derived ? *base.derived->archs : *ownBaseArchs;
   JudgeContext cx{base, head, layout, baseGraph, headGraph, baseArchs, headArchs};
   if (notes && !headArchs.unexpanded().empty()) {
     std::string names;
@@ -86,10 +108,12 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
   };
 
   std::vector<KernargsPair> headOwn, baseOwn;
-  if (!head.pairs) headOwn = pairKernargs(head.facts, layout);
-  if (!base.pairs) baseOwn = pairKernargs(base.facts, layout);
-  const std::vector<KernargsPair>& headPairs = head.pairs ? *head.pairs : headOwn;
-  const std::vector<KernargsPair>& basePairs = base.pairs ? *base.pairs : baseOwn;
+  const std::vector<KernargsPair>* headGiven = head.pairs ? head.pairs : head.derived ? &head.derived->pairs : nullptr;
+  const std::vector<KernargsPair>* baseGiven = base.pairs ? base.pairs : base.derived ? &base.derived->pairs : nullptr;
+  if (!headGiven) headOwn = pairKernargs(head.facts, layout);
+  if (!baseGiven) baseOwn = pairKernargs(base.facts, layout);
+  const std::vector<KernargsPair>& headPairs = headGiven ? *headGiven : headOwn;
+  const std::vector<KernargsPair>& basePairs = baseGiven ? *baseGiven : baseOwn;
   std::map<std::string, const KernargsPair*> baseByCopy;
   for (const auto& p : basePairs) baseByCopy.emplace(p.copy.key, &p);
   std::set<std::string> headCopyKeys;

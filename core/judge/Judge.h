@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "contracts/Kernargs.h"
@@ -15,10 +16,27 @@
 namespace impact {
 
 // One side of the comparison: its facts, and the content id of any path (for "touched").
+class ModuleGraph;
+class ArchIndex;
+
+// What is derived from one side's facts, computed once and reused while they do not change
+// (the language server keeps the base's for as long as the merge base holds). The module graph
+// memoizes lookups: use one Derived from one thread at a time.
+struct Derived {
+  std::shared_ptr<const TreeFacts> facts;
+  Layout layout;
+  std::vector<KernargsPair> pairs;
+  std::unique_ptr<ModuleGraph> graph;
+  std::unique_ptr<ArchIndex> archs;
+  static std::shared_ptr<const Derived> of(std::shared_ptr<const TreeFacts> facts, const Layout& layout);
+  ~Derived();
+};
+
 struct Revision {
   const TreeFacts& facts;
   std::function<const FileRef*(const std::string& path)> find;
   const std::vector<KernargsPair>* pairs = nullptr;  // precomputed pairs of `facts`, if any
+  const Derived* derived = nullptr;                  // precomputed graph and archs, if any
 
   static Revision of(const Snapshot& snap, const TreeFacts& facts) {
     return {facts, [&snap](const std::string& p) { return snap.find(p); }, nullptr};
