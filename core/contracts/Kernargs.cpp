@@ -209,15 +209,27 @@ std::string squash(std::string_view s) {
   return out;
 }
 
-// The copy's file is named after the builder's module (or the builder itself).
-bool fileAffinity(const std::string& copyPath, const BuilderRef& b) {
-  auto slash = copyPath.rfind('/');
-  std::string file = squash(copyPath.substr(slash == std::string::npos ? 0 : slash + 1));
+// What a builder's module and name look like inside a file name ("attentiondense").
+struct AffinityTokens {
+  std::string module, name;
+};
+
+AffinityTokens affinityTokens(const BuilderRef& b) {
   auto ms = b.path.rfind('/');
   std::string module = b.path.substr(ms == std::string::npos ? 0 : ms + 1);
   if (module.ends_with(".py")) module.resize(module.size() - 3);
-  std::string m = squash(module), name = squash(b.builder->name);
-  if (name.rfind("build", 0) == 0) name = name.substr(5);
+  AffinityTokens t{squash(module), squash(b.builder->name)};
+  if (t.name.rfind("build", 0) == 0) t.name = t.name.substr(5);
+  return t;
+}
+
+std::string squashedFileName(const std::string& path) {
+  auto slash = path.rfind('/');
+  return squash(path.substr(slash == std::string::npos ? 0 : slash + 1));
+}
+
+// The copy's file (squashed name) is named after the builder's module (or the builder itself).
+bool fileAffinity(const std::string& file, const AffinityTokens& t) {
   // "op1" must not claim Gfx950Op12Native.cpp: a match ending in a digit may not run into more.
   auto within = [&](const std::string& token) {
     if (token.size() < 3) return false;
@@ -229,7 +241,7 @@ bool fileAffinity(const std::string& copyPath, const BuilderRef& b) {
     }
     return false;
   };
-  return within(m) || within(name);
+  return within(t.module) || within(t.name);
 }
 
 std::string formName(CppArgList::Form f) {
@@ -427,6 +439,9 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       byModule[path].push_back({path, &b});
       all.push_back({path, &b});
     }
+  std::vector<AffinityTokens> allTokens;
+  allTokens.reserve(all.size());
+  for (const auto& b : all) allTokens.push_back(affinityTokens(b));
   auto findBuilder = [&](const std::string& module, const std::string& name) -> std::optional<BuilderRef> {
     auto it = byModule.find(module);
     if (it == byModule.end()) return std::nullopt;
@@ -523,8 +538,9 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         // Builders whose module the copy's file is named after come first (many kernels
         // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
         std::vector<BuilderRef> affine;
-        for (const auto& b : all)
-          if (fileAffinity(path, b)) affine.push_back(b);
+        const std::string file = squashedFileName(path);
+        for (size_t i = 0; i < all.size(); ++i)
+          if (fileAffinity(file, allTokens[i])) affine.push_back(all[i]);
         auto [exact, closest] = bestByNames(affine, list);
         if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
         if (exact) p.builder = exact;
