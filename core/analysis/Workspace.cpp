@@ -23,6 +23,7 @@ Workspace::Workspace(Layout layout, std::shared_ptr<ExtractCache> cache)
 void Workspace::setBase(std::shared_ptr<const Snapshot> base) {
   base_ = std::move(base);
   baseDerived_ = Derived::of(std::make_shared<const TreeFacts>(collectFacts(*base_, layout_, *cache_)), layout_);
+  memo_.valid = false;
   dirty_ = true;
 }
 
@@ -31,6 +32,7 @@ void Workspace::setDisk(std::shared_ptr<const Snapshot> disk) {
   diskChanges_.clear();
   headFacts_ = collectFacts(*disk_, layout_, *cache_);
   for (const auto& [path, _] : buffers_) refreshHeadFile(path);
+  memo_.valid = false;
   dirty_ = true;
   pendingPaths_.push_back("*");
 }
@@ -45,6 +47,7 @@ const FileRef* Workspace::headRef(const std::string& path) const {
 void Workspace::refreshHeadFile(const std::string& path) {
   dirty_ = true;
   pendingPaths_.push_back(path);
+  memo_.changedKinds.insert(classify(path));
   if (!layout_.analysed(path)) return;
   const FileRef* ref = headRef(path);
   if (!ref) {
@@ -118,7 +121,9 @@ std::shared_ptr<const AnalysisState> Workspace::analyse() {
     Revision baseRev{*baseDerived_->facts, [base](const std::string& p) { return base->find(p); }, nullptr,
                      baseDerived_.get()};
     Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs, nullptr};
-    st->rows = judge(baseRev, headRev, layout_);
+    st->rows = judge(baseRev, headRev, layout_, nullptr, &memo_);
+    memo_.valid = true;
+    memo_.changedKinds.clear();
     st->rollup = rollUp(st->rows);
   }
   changedPaths_ = std::move(pendingPaths_);

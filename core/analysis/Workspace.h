@@ -64,6 +64,8 @@ class Workspace {
 
   // Paths whose facts changed since the last analyse() (for re-publishing diagnostics).
   const std::vector<std::string>& lastChangedPaths() const { return changedPaths_; }
+  // How many contract judgements ran (not reused) so far: for tests of the incremental path.
+  int contractsJudged() const { return memo_.judged; }
 
  private:
   void refreshHeadFile(const std::string& path);
@@ -80,6 +82,7 @@ class Workspace {
     std::unique_ptr<SyntaxTree> tree;  // Python and C++ buffers
   };
   std::map<std::string, Buffer> buffers_;
+  JudgeMemo memo_;  // contracts none of whose input kinds changed are not judged again
   bool dirty_ = true;
   uint64_t generation_ = 0;
   std::shared_ptr<const AnalysisState> last_;

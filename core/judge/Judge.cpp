@@ -78,7 +78,7 @@ std::shared_ptr<const Derived> Derived::of(std::shared_ptr<const TreeFacts> fact
 Derived::~Derived() = default;
 
 std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout,
-                       std::vector<std::string>* notes) {
+                       std::vector<std::string>* notes, JudgeMemo* memo) {
   std::vector<Row> rows;
   // Each side's module graph and arch index: precomputed when the caller has them.
   std::optional<ModuleGraph> ownHeadGraph, ownBaseGraph;
@@ -225,9 +225,26 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     rows.push_back(std::move(r));
   }
 
-  // The other contracts (SPEC R2.4–R2.9), each judged in its own file under core/judge/.
-  for (auto* contract : {&judgeLaunchSurfaces, &judgeSymbols, &judgeRemovedSymbols, &judgeBuildFiles}) {
-    ContractRows more = contract(cx);
+  // The other contracts (SPEC R2.4–R2.9), each judged in its own file under core/judge/. With
+  // a memo (the language server), a contract none of whose input kinds changed since the
+  // last judgement is not judged again: its rows are reused.
+  struct Entry {
+    const char* name;
+    ContractRows (*judge)(const JudgeContext&);
+    std::set<FileKind> reads;
+  };
+  static const Entry contracts[] = {
+      {"launch-surface", &judgeLaunchSurfaces, {FileKind::Python, FileKind::Cpp, FileKind::Manifest, FileKind::Descriptor}},
+      {"symbols", &judgeSymbols, {FileKind::Cpp, FileKind::Manifest, FileKind::Descriptor}},
+      {"removed-symbol", &judgeRemovedSymbols, {FileKind::Python, FileKind::Descriptor}},
+      {"build", &judgeBuildFiles, {FileKind::Cpp, FileKind::Other}},
+  };
+  for (const Entry& e : contracts) {
+    bool reuse = memo && memo->valid && memo->rows.count(e.name);
+    for (FileKind k : e.reads) reuse = reuse && !memo->changedKinds.count(k);
+    ContractRows more = reuse ? memo->rows[e.name] : e.judge(cx);
+    if (memo) memo->rows[e.name] = more;
+    if (memo) memo->judged += reuse ? 0 : 1;
     for (auto& r : more.rows) rows.push_back(std::move(r));
     explained.insert(more.explained.begin(), more.explained.end());
     covered.insert(more.covered.begin(), more.covered.end());

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
 #include <memory>
 #include <vector>
 
@@ -47,8 +49,22 @@ struct Revision {
 bool touched(const Revision& base, const Revision& head, const std::string& path);
 
 // Rows for every contract the change (base -> head) touches, in a stable order.
+struct ContractRows;
+
+// What a caller that judges again and again (the language server) keeps between judgements:
+// the rows of each contract, and the kinds of the files that changed since they were made. A
+// contract that reads none of those kinds is not judged again.
+struct JudgeMemo {
+  bool valid = false;             // false: judge every contract (new base, new working tree)
+  std::set<FileKind> changedKinds;
+  std::map<std::string, ContractRows> rows;
+  int judged = 0;                 // contracts judged (not reused) over the memo's life
+  JudgeMemo();
+  ~JudgeMemo();
+};
+
 // Notes about the judgement itself (a missing generic-target table) go to `notes` when given.
 std::vector<Row> judge(const Revision& base, const Revision& head, const Layout& layout,
-                       std::vector<std::string>* notes = nullptr);
+                       std::vector<std::string>* notes = nullptr, JudgeMemo* memo = nullptr);
 
 }  // namespace impact

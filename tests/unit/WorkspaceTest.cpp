@@ -1,0 +1,92 @@
+// The language server's incremental state: an edit re-judges only the contracts its file takes
+// part in, and the rows are those a full judgement gives.
+#include <gtest/gtest.h>
+
+#include "analysis/Workspace.h"
+#include "git/Repository.h"
+#include "judge/Judge.h"
+#include "support/FixtureRepo.h"
+
+namespace impact {
+namespace {
+
+using testing::MonorepoFixture;
+
+struct Live {
+  MonorepoFixture repo;
+  Workspace ws{Layout{}};
+  std::shared_ptr<Repository> git;
+
+  Live() {
+    repo.replace(MonorepoFixture::kAttention, "    b.param(\"seqlen_kv\", I32)\n",
+                 "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n");
+    repo.commit("window_left: the pin breaks");
+    git = *Repository::open(repo.dir());
+    auto main = *git->resolve("main"), head = *git->resolve("HEAD");
+    ws.setBase(std::make_shared<const Snapshot>(*git->commitSnapshot(*git->mergeBase(main, head))));
+    ws.setDisk(std::make_shared<const Snapshot>(*git->workdirSnapshot()));
+  }
+
+  // The rows a full judgement (no memo) gives for the same contents.
+  std::vector<Row> fullJudgement(const AnalysisState& st) {
+    const Snapshot* base = st.base.get();
+    Revision b{*st.baseDerived->facts, [base](const std::string& p) { return base->find(p); }};
+    Revision h{st.headFacts, [&st](const std::string& p) { return st.headFind(p); }};
+    return judge(b, h, ws.layout());
+  }
+};
+
+std::vector<std::string> summary(const std::vector<Row>& rows) {
+  std::vector<std::string> out;
+  for (const auto& r : rows)
+    out.push_back(std::string(statusName(r.status)) + " " + r.key + " " + r.message);
+  return out;
+}
+
+TEST(Workspace, AnEditReJudgesOnlyTheContractsItsFileTakesPartIn) {
+  Live live;
+  auto first = live.ws.analyse();
+  EXPECT_EQ(live.ws.contractsJudged(), 4) << "the first judgement runs every contract";
+  EXPECT_EQ(first->rollup.verdict, "BREAKS");
+
+  // A Python edit: launch surfaces and removed symbols read Python; symbols and build rows do not.
+  std::string py = live.repo.read(MonorepoFixture::kAttention);
+  py.replace(py.find("IRBuilder(\"attention_dense\")"), 27, "IRBuilder(\"attention_dense2\")");
+  live.ws.setBuffer(MonorepoFixture::kAttention, py);
+  auto second = live.ws.analyse();
+  EXPECT_EQ(live.ws.contractsJudged(), 6);
+  EXPECT_EQ(summary(second->rows), summary(live.fullJudgement(*second)));
+
+  // A C++ edit: launch surfaces, symbols and build rows read C++; removed symbols do not.
+  std::string pin = live.repo.read(MonorepoFixture::kAttentionPin);
+  live.ws.setBuffer(MonorepoFixture::kAttentionPin, pin + "\n// touched\n");
+  auto third = live.ws.analyse();
+  EXPECT_EQ(live.ws.contractsJudged(), 9);
+  EXPECT_EQ(summary(third->rows), summary(live.fullJudgement(*third)));
+
+  // Nothing changed: nothing is judged.
+  live.ws.analyse();
+  EXPECT_EQ(live.ws.contractsJudged(), 9);
+}
+
+size_t pinMismatches(const AnalysisState& st) {
+  size_t n = 0;
+  for (const auto& r : st.rows) n += r.status == Status::Mismatch && r.mirror.path == MonorepoFixture::kAttentionPin;
+  return n;
+}
+
+TEST(Workspace, ABufferOverridesTheDiskAndClosingItReturnsToTheDisk) {
+  Live live;
+  EXPECT_EQ(pinMismatches(*live.ws.analyse()), 1u);
+  // Fix the pin in a buffer: the break goes away.
+  std::string pin = live.repo.read(MonorepoFixture::kAttentionPin);
+  pin.replace(pin.find("        KernelArgument{\"by_value\", 4, 44, \"\"},\n"), 0,
+              "        KernelArgument{\"by_value\", 4, 44, \"\"},\n");  // 8 -> 9 arguments
+  live.ws.setBuffer(MonorepoFixture::kAttentionPin, pin);
+  EXPECT_EQ(pinMismatches(*live.ws.analyse()), 0u);
+  live.ws.closeBuffer(MonorepoFixture::kAttentionPin);
+  EXPECT_EQ(pinMismatches(*live.ws.analyse()), 1u);
+}
+
+}  // namespace
+}  // namespace impact
