@@ -1,5 +1,7 @@
 #include "extract/Descriptor.h"
 
+#include <stdexcept>
+
 #include <cctype>
 #include <map>
 #include <optional>
@@ -15,6 +17,24 @@
 namespace impact {
 
 using nlohmann::json;
+
+namespace {
+constexpr int kMaxJsonDepth = 256;
+
+struct TooDeep : std::runtime_error {
+  TooDeep() : std::runtime_error("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels") {}
+};
+
+// nlohmann's parser, refusing nesting deeper than kMaxJsonDepth: its serializer and the
+// readers here recurse per level, so a deep document would overflow the stack.
+json parseBounded(std::string_view content) {
+  json::parser_callback_t cb = [](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxJsonDepth) throw TooDeep();
+    return true;
+  };
+  return json::parse(content, cb);
+}
+}  // namespace
 
 std::string descriptorType(std::string_view path) {
   if (path.ends_with("generic_targets.json") || path.ends_with("generic-targets.json")) return "generic-targets";
@@ -356,9 +376,13 @@ void addSymbols(const std::string& type, const json& j, const LineIndex& idx, Cp
 absl::StatusOr<DescriptorFacts> parseDescriptor(std::string_view path, std::string_view content) {
   json j;
   try {
-    j = json::parse(content);
+    j = parseBounded(content);
+  } catch (const TooDeep& e) {
+    return absl::InvalidArgumentError(e.what());
   } catch (const json::parse_error& e) {
     return absl::InvalidArgumentError(absl::StrCat("byte ", e.byte, ": ", e.what()));
+  } catch (const json::exception& e) {  // a number out of range, …
+    return absl::InvalidArgumentError(e.what());
   }
   return descriptorFrom(path, j);
 }
@@ -399,10 +423,18 @@ void extractDescriptor(std::string_view path, std::string_view content, FileFact
   f.fingerprint = jsonValueFingerprint(content);
   json j;
   try {
-    j = json::parse(content);
+    j = parseBounded(content);
+  } catch (const TooDeep& e) {
+    f.ok = false;
+    f.error = e.what();
+    return;
   } catch (const json::parse_error& e) {
     f.ok = false;
     f.error = absl::StrCat("byte ", e.byte, ": ", e.what());
+    return;
+  } catch (const json::exception& e) {  // a number out of range, …
+    f.ok = false;
+    f.error = e.what();
     return;
   }
   auto d = descriptorFrom(path, j);
@@ -450,8 +482,10 @@ void extractCopiesAndSymbols(std::string_view path, std::string_view content, co
 
 uint64_t jsonValueFingerprint(std::string_view content) {
   try {
-    json j = json::parse(content);
+    json j = parseBounded(content);
     return fnv1a(j.dump());  // object keys are sorted; numbers print canonically
+  } catch (const TooDeep&) {
+    return fnv1a(content);
   } catch (const json::exception&) {
     return fnv1a(content);
   }

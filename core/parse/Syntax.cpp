@@ -90,11 +90,14 @@ std::string SyntaxTree::firstError() const {
 std::string_view type(TSNode n) { return ts_node_is_null(n) ? std::string_view{} : ts_node_type(n); }
 bool is(TSNode n, std::string_view t) { return type(n) == t; }
 TSNode field(TSNode n, const char* name) {
+  // tree-sitter 0.20 dereferences a null node here: every helper below accepts one.
+  if (ts_node_is_null(n)) return TSNode{};
   return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::char_traits<char>::length(name)));
 }
 
 std::vector<TSNode> namedChildren(TSNode n) {
   std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
   uint32_t c = ts_node_named_child_count(n);
   out.reserve(c);
   for (uint32_t i = 0; i < c; ++i) out.push_back(ts_node_named_child(n, i));
@@ -103,6 +106,7 @@ std::vector<TSNode> namedChildren(TSNode n) {
 
 std::vector<TSNode> children(TSNode n) {
   std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
   uint32_t c = ts_node_child_count(n);
   out.reserve(c);
   for (uint32_t i = 0; i < c; ++i) out.push_back(ts_node_child(n, i));
@@ -110,6 +114,7 @@ std::vector<TSNode> children(TSNode n) {
 }
 
 SourceRange rangeOf(TSNode n) {
+  if (ts_node_is_null(n)) return {};
   TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
   return {s.row, s.column, e.row, e.column};
 }
