@@ -44,6 +44,34 @@ std::string renderFactsJson(const FileFacts& f) {
                      {"line", l.range.line + 1},
                      {"args", args(l.args)}});
   if (!lists.empty()) j["lists"] = lists;
+  if (f.manifest) {
+    nlohmann::json surfaces = nlohmann::json::array();
+    for (const auto& e : f.manifest->surfaces)
+      surfaces.push_back({{"name", e.name},
+                          {"python", e.pythonPath + (e.pythonSymbol.empty() ? "" : ":" + e.pythonSymbol)},
+                          {"cpp", e.cppPath + (e.cppSymbol.empty() ? "" : ":" + e.cppSymbol)},
+                          {"test", e.testPath},
+                          {"line", e.line + 1}});
+    nlohmann::json fields = nlohmann::json::array();
+    for (const auto& k : f.manifest->kmdFields) fields.push_back(k.name);
+    j["manifest"] = {{"arch", f.manifest->arch},
+                     {"source", f.manifest->source},
+                     {"builder", f.manifest->builder},
+                     {"kmd_fields", fields},
+                     {"launch_surface", surfaces}};
+  }
+  if (f.descriptor) {
+    const DescriptorFacts& d = *f.descriptor;
+    nlohmann::json launches = nlohmann::json::array();
+    for (const auto& l : d.launches) {
+      nlohmann::json one = {{"source", l.source}, {"builder", l.builder}};
+      if (!l.arch.empty()) one["arch"] = l.arch;
+      launches.push_back(one);
+    }
+    j["descriptor"] = {{"type", d.type}, {"id", d.id}, {"name", d.name}, {"arch", d.arch},
+                       {"ukds", d.ukdCount}, {"launches", launches}};
+    if (!d.genericTargets.empty()) j["descriptor"]["generic_targets"] = d.genericTargets;
+  }
   return j.dump(2) + "\n";
 }
 

@@ -263,3 +263,36 @@ TEST(ReportCli, FailOnNeedsDevice) {
 
 }  // namespace
 }  // namespace impact::testing
+
+namespace impact::testing {
+namespace {
+
+TEST(FactsCli, PrintsWhatImpactdReadsInAFile) {
+  MonorepoFixture repo;
+  RunResult r = impact("facts " + shellQuote(repo.dir() + "/" + MonorepoFixture::kAttention) + " --as " +
+                       MonorepoFixture::kAttention);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["builders"].is_array());
+  const nlohmann::json* dense = nullptr;
+  for (const auto& b : j["builders"])
+    if (b["name"] == "build_attention_dense") dense = &b;
+  ASSERT_NE(dense, nullptr) << r.out;
+  const auto& own = (*dense)["abis"][0]["args"];
+  ASSERT_EQ(own.size(), 9u);
+  EXPECT_EQ(own[4]["name"], "scale");
+  EXPECT_EQ(own[4]["kind"], "by_value");
+  EXPECT_EQ(own[4]["size"], 4);
+  EXPECT_EQ(own[8]["condition"], "spec.use_sinks");
+  EXPECT_EQ((*dense)["abis"][1]["guard"], "spec.persistent");
+
+  RunResult m = impact("facts " + shellQuote(repo.dir() + "/" + MonorepoFixture::kProfile) + " --as " +
+                       MonorepoFixture::kProfile);
+  auto mj = nlohmann::json::parse(m.out);
+  EXPECT_EQ(mj["manifest"]["builder"], "build_attention_dense");
+  EXPECT_EQ(mj["manifest"]["launch_surface"][1]["name"], "kernargs");
+  EXPECT_EQ(impact("facts /no/such/file").exitCode, 3);
+}
+
+}  // namespace
+}  // namespace impact::testing
