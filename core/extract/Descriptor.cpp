@@ -212,9 +212,14 @@ std::map<std::string, std::string> specOf(const json& spec) {
   return out;
 }
 
+// The whole line of a JSON value (nlohmann keeps no columns): editors underline the line and a
+// hover anywhere on it finds the entry. Columns past the line's end are clamped by readers.
 SourceRange lineRange(const LineIndex& idx, const std::string& pointer) {
   SourceRange r;
-  if (auto l = idx.line(pointer)) r.line = r.endLine = *l;
+  if (auto l = idx.line(pointer)) {
+    r.line = r.endLine = *l;
+    r.endCol = 1u << 20;
+  }
   return r;
 }
 

@@ -502,7 +502,8 @@ void ImpactServer::codeActions(const std::string& path, Rng range, std::function
       if (!p->builder) continue;
       const PyBuilder& b = *p->builder->builder;
       Comparison cmp = compareCopy(b, *p->copy.list);
-      if (cmp.outcome == Comparison::Outcome::Disagree && cmp.abi) {
+      // The quick fix rewrites C++; a descriptor's copy (JSON) gets only the jumps.
+      if (cmp.outcome == Comparison::Outcome::Disagree && cmp.abi && classify(p->copy.path) == FileKind::Cpp) {
         if (auto newText = rewriteList(*text, *p->copy.list, *cmp.abi)) {
           Action fix;
           std::string copyName = p->copy.list->symbol.empty() ? p->copy.list->variable : p->copy.list->symbol;

@@ -90,3 +90,39 @@ TEST(Workspace, ABufferOverridesTheDiskAndClosingItReturnsToTheDisk) {
 
 }  // namespace
 }  // namespace impact
+
+#include "server/Navigation.h"
+
+namespace impact {
+namespace {
+
+TEST(Workspace, HoverOnAPackedDescriptorEntryFindsTheBuilderArgument) {
+  Live live;
+  const std::string ukd = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE/"
+                          "gfx950_attention_dense/attention_dense.packed.ukd.json";
+  std::string entries;
+  int offset = 0;
+  const char* names[] = {"q_ptr", "k_ptr", "v_ptr", "o_ptr", "scale", "batch", "seqlen_q", "seqlen_kv"};
+  for (int i = 0; i < 8; ++i) {
+    entries += std::string(i ? ",\n" : "") + "      {\"kind\": \"" + (i < 4 ? "global_buffer" : "by_value") +
+               "\", \"size\": " + (i < 4 ? "8" : "4") + ", \"offset\": " + std::to_string(offset) + ", \"name\": \"" +
+               names[i] + "\"}";
+    offset += i < 4 ? 8 : 4;
+  }
+  live.ws.setBuffer(ukd, "{\n  \"id\": \"u\",\n  \"name\": \"attention_dense.packed\",\n  \"kernel_source\": {\n"
+                         "    \"kind\": \"kpack\",\n    \"source\": \"kernels/gfx950/attention_dense.py\",\n"
+                         "    \"builder\": \"build_attention_dense\",\n    \"spec\": {\"persistent\": false},\n"
+                         "    \"signature\": [\n" + entries + "\n    ]\n  },\n  \"arch\": [\"gfx950\"]\n}\n");
+  auto st = live.ws.analyse();
+  // Line 9 (0-based) is the first signature entry; hover anywhere on it.
+  auto a = server::argumentAt(*st, ukd, 9, 12);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->builder.owner, "build_attention_dense");
+  EXPECT_EQ(a->builder.arg.name, "q_ptr");
+  bool listed = false;
+  for (const auto& c : a->copies) listed = listed || c.path == ukd;
+  EXPECT_TRUE(listed) << "the descriptor's copy is among the copies";
+}
+
+}  // namespace
+}  // namespace impact
