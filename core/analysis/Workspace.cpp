@@ -1,5 +1,8 @@
 #include "analysis/Workspace.h"
 
+#include <algorithm>
+
+#include "contracts/PairingReuse.h"
 #include "judge/Judge.h"
 
 namespace impact {
@@ -115,7 +118,18 @@ std::shared_ptr<const AnalysisState> Workspace::analyse() {
   st->headOverrides = diskChanges_;
   for (const auto& [path, b] : buffers_) st->headOverrides[path] = b.ref;
   if (baseDerived_ && disk_) {
-    st->headPairs = pairKernargs(st->headFacts, layout_);
+    std::optional<std::vector<KernargsPair>> reused;
+    bool whole = std::find(pendingPaths_.begin(), pendingPaths_.end(), "*") != pendingPaths_.end();
+    if (pairsValid_ && !whole) reused = reusePairs(pairs_, pairedFacts_, st->headFacts, pendingPaths_);
+    if (reused) {
+      st->headPairs = std::move(*reused);
+    } else {
+      st->headPairs = pairKernargs(st->headFacts, layout_);
+      ++pairings_;
+    }
+    pairedFacts_ = st->headFacts;
+    pairs_ = st->headPairs;
+    pairsValid_ = true;
     const Snapshot* base = base_.get();
     const AnalysisState* s = st.get();
     Revision baseRev{*baseDerived_->facts, [base](const std::string& p) { return base->find(p); }, nullptr,

@@ -66,6 +66,8 @@ class Workspace {
   const std::vector<std::string>& lastChangedPaths() const { return changedPaths_; }
   // How many contract judgements ran (not reused) so far: for tests of the incremental path.
   int contractsJudged() const { return memo_.judged; }
+  // How many times every copy was paired afresh (not reused): for the same tests.
+  int pairings() const { return pairings_; }
 
  private:
   void refreshHeadFile(const std::string& path);
@@ -83,6 +85,11 @@ class Workspace {
   };
   std::map<std::string, Buffer> buffers_;
   JudgeMemo memo_;  // contracts none of whose input kinds changed are not judged again
+  // The last head's facts and pairs: an edit that leaves names alone keeps the pairing.
+  TreeFacts pairedFacts_;
+  std::vector<KernargsPair> pairs_;
+  bool pairsValid_ = false;
+  int pairings_ = 0;
   bool dirty_ = true;
   uint64_t generation_ = 0;
   std::shared_ptr<const AnalysisState> last_;

@@ -149,8 +149,53 @@ int main(int argc, char** argv) {
     }
     editMs.push_back(ms(steady_clock::now() - t));
   }
-  std::printf("didChange on a builder -> republished diagnostics (%d edits): median %.2f ms, p99 %.2f ms\n", edits,
-              percentile(editMs, 0.5), percentile(editMs, 0.99));
+  std::printf("didChange on a builder -> republished diagnostics (%d edits adding/removing an argument): median %.2f ms, p99 %.2f ms\n",
+              edits, percentile(editMs, 0.5), percentile(editMs, 0.99));
+
+  // The common keystroke: a type edit in the body (names unchanged: the pairing is reused).
+  {
+    // Start from a builder every copy agrees with: take the added argument out if it is in.
+    std::string cur = text;
+    cur.erase(at, line.size());
+    if (edits % 2 == 0) {
+      impact::server::ContentChange c;
+      c.range = impact::server::Rng{{lineNo, 0}, {lineNo + 1, 0}};
+      int before;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        before = pinPublishes;
+      }
+      server.didChange(builderAbs, {c}, 999);
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait_for(lock, seconds(10), [&] { return pinPublishes > before; });
+    }
+    size_t t0 = cur.find("b.param(\"s0\", I32)");
+    uint32_t tLine = static_cast<uint32_t>(std::count(cur.begin(), cur.begin() + t0, '\n'));
+    uint32_t col = static_cast<uint32_t>(t0 - cur.rfind('\n', t0) - 1) + 14;  // the "I32" of s0: after `b.param("s0", `
+    std::vector<double> typeMs;
+    bool wide = false;
+    for (int e = 0; e < edits; ++e) {
+      impact::server::ContentChange c;
+      c.range = impact::server::Rng{{tLine, col}, {tLine, col + 3}};
+      c.text = wide ? "I32" : "I64";
+      wide = !wide;
+      int before;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        before = pinPublishes;
+      }
+      auto t = steady_clock::now();
+      server.didChange(builderAbs, {c}, 1000 + e);
+      std::unique_lock<std::mutex> lock(mu);
+      if (!cv.wait_for(lock, seconds(10), [&] { return pinPublishes > before; })) {
+        std::printf("type edit %d: no republished diagnostics for the pin\n", e);
+        return 1;
+      }
+      typeMs.push_back(ms(steady_clock::now() - t));
+    }
+    std::printf("didChange of a type in a builder -> republished diagnostics (%d edits): median %.2f ms, p99 %.2f ms\n",
+                edits, percentile(typeMs, 0.5), percentile(typeMs, 0.99));
+  }
 
   // Hover on the first b.param argument of the builder.
   size_t q = text.find("b.param(\"a_ptr\"");

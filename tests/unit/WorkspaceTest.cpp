@@ -69,6 +69,45 @@ TEST(Workspace, AnEditReJudgesOnlyTheContractsItsFileTakesPartIn) {
   EXPECT_EQ(live.ws.contractsJudged(), 9);
 }
 
+TEST(Workspace, AnEditThatLeavesNamesAloneKeepsThePairing) {
+  Live live;
+  live.ws.analyse();
+  EXPECT_EQ(live.ws.pairings(), 1);
+  std::string py = live.repo.read(MonorepoFixture::kAttention);
+
+  // A body edit and a type change keep every name: the pairs move to the new facts.
+  auto swap = [](std::string s, const std::string& from, const std::string& to) {
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? s : s.replace(at, from.size(), to);
+  };
+  std::string widened = swap(py, "b.param(\"batch\", I32)", "b.param(\"batch\", I64)");
+  widened = swap(widened, "from rocke.core.ir import BF16, F16, F32, I32,", "from rocke.core.ir import BF16, F16, F32, I32, I64,");
+  live.ws.setBuffer(MonorepoFixture::kAttention, widened);
+  auto st = live.ws.analyse();
+  EXPECT_EQ(live.ws.pairings(), 1);
+  EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+  bool widenedSeen = false;
+  for (const auto& r : st->rows)
+    widenedSeen = widenedSeen || r.message.find("#5 batch: copy by_value/4, builder by_value/8") != std::string::npos;
+  EXPECT_TRUE(widenedSeen) << "the reused pairs read the new facts";
+
+  // A new argument changes the names: every copy is paired again.
+  std::string added = swap(widened, "    b.param(\"scale\", F32)\n", "    b.param(\"alpha\", F32)\n    b.param(\"scale\", F32)\n");
+  live.ws.setBuffer(MonorepoFixture::kAttention, added);
+  st = live.ws.analyse();
+  EXPECT_EQ(live.ws.pairings(), 2);
+  EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+
+  // A C++ edit inside a copy's function that keeps its names: reused again.
+  std::string pack = live.repo.read(MonorepoFixture::kAttentionPack);
+  pack = swap(pack, "{\"by_value\", F32, 32, \"scale\"}", "{\"by_value\", I32, 32, \"scale\"}");
+  live.ws.setBuffer(MonorepoFixture::kAttentionPack, pack);
+  st = live.ws.analyse();
+  EXPECT_EQ(live.ws.pairings(), 2);
+  EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+}
+
 size_t pinMismatches(const AnalysisState& st) {
   size_t n = 0;
   for (const auto& r : st.rows) n += r.status == Status::Mismatch && r.mirror.path == MonorepoFixture::kAttentionPin;

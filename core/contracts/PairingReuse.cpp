@@ -1,0 +1,60 @@
+#include "contracts/PairingReuse.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace impact {
+
+namespace {
+void argNames(const std::vector<KernelArg>& args, std::string& s) {
+  for (const auto& a : args) absl::StrAppend(&s, a.name, a.conditional ? "?" + a.condition : "", ",");
+}
+}  // namespace
+
+std::string pairingSignature(const FileFacts& f) {
+  std::string s = absl::StrCat(static_cast<int>(f.kind), "|");
+  for (const auto& b : f.builders) {
+    absl::StrAppend(&s, "B", b.name, "/", static_cast<int>(b.style), ":");
+    for (const auto& abi : b.abis) {
+      absl::StrAppend(&s, "[", abi.origin, "|", abi.guard, "|");
+      argNames(abi.args, s);
+      s += "]";
+    }
+  }
+  for (const auto& l : f.lists) {
+    absl::StrAppend(&s, "L", static_cast<int>(l.form), "|", l.symbol, "|", l.variable, "|", l.named, "|");
+    if (l.builderHint) absl::StrAppend(&s, l.builderHint->source, "|", l.builderHint->builder, "|");
+    for (const auto& [k, v] : l.spec) absl::StrAppend(&s, k, "=", v, ";");
+    argNames(l.args, s);
+  }
+  if (f.manifest) s += "M";  // any manifest change re-pairs (declared surfaces)
+  return s;
+}
+
+std::optional<std::vector<KernargsPair>> reusePairs(const std::vector<KernargsPair>& pairs, const TreeFacts& before,
+                                                    const TreeFacts& now, const std::vector<std::string>& changed) {
+  for (const auto& path : changed) {
+    const FileFacts* a = before.find(path);
+    const FileFacts* b = now.find(path);
+    if (!a && !b) continue;  // not analysed
+    if (!a || !b) return std::nullopt;
+    if (a->manifest || b->manifest) return std::nullopt;
+    if (pairingSignature(*a) != pairingSignature(*b)) return std::nullopt;
+  }
+  std::vector<KernargsPair> out = pairs;
+  for (auto& p : out) {
+    if (const FileFacts* a = before.find(p.copy.path); a) {
+      const FileFacts* b = now.find(p.copy.path);
+      if (!b) return std::nullopt;
+      if (a != b) p.copy.list = &b->lists[p.copy.list - a->lists.data()];
+    }
+    if (p.builder) {
+      const FileFacts* a = before.find(p.builder->path);
+      const FileFacts* b = now.find(p.builder->path);
+      if (!a || !b) return std::nullopt;
+      if (a != b) p.builder->builder = &b->builders[p.builder->builder - a->builders.data()];
+    }
+  }
+  return out;
+}
+
+}  // namespace impact
