@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json] [--fail-on breaks|needs-device]
-                     [--generic-targets PATH]
+                     [--generic-targets PATH] [--config FILE]
        impact facts FILE [--as PATH]
        impact --help | --version
 
@@ -38,6 +38,10 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       the generic-target table (JSON: generic name -> member archs; the file
                       name ends in generic_targets.json), repository-relative; default:
                       dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json
+  --config FILE       where things live, when the tree is not laid out like the monorepo
+                      (YAML: provider_root, library_root, python_roots, cpp_roots,
+                      manifest_roots, descriptor_roots, import_roots, generic_target_table,
+                      packs_dir); default: .impactd.yaml at the work tree's root if present
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
                       (needs-device)
 
@@ -131,6 +135,7 @@ int main(int argc, char** argv) {
     else if (a == "--format") ok = value(format);
     else if (a == "--fail-on") ok = value(failOn);
     else if (a == "--generic-targets") ok = value(genericTargets);
+    else if (a == "--config") ok = value(req.config);
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
   }
@@ -143,7 +148,7 @@ int main(int argc, char** argv) {
   if (!genericTargets.empty()) {
     if (!genericTargets.ends_with("generic_targets.json") && !genericTargets.ends_with("generic-targets.json"))
       return usage("--generic-targets: the table's file name ends in generic_targets.json");
-    layout.genericTargetTable = genericTargets;
+    req.genericTargets = genericTargets;
   }
   impact::ExtractCache cache;
   auto report = impact::runReport(req, layout, cache);

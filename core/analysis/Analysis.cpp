@@ -1,5 +1,11 @@
 #include "analysis/Analysis.h"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/LayoutConfig.h"
+
 #include <set>
 #include <utility>
 
@@ -137,9 +143,29 @@ absl::Status addMergedView(const Repository& repo, const std::string& headCommit
 
 }  // namespace
 
-absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout, ExtractCache& cache) {
+absl::StatusOr<Layout> layoutFor(const ReportRequest& req, const Repository& repo, const Layout& defaults) {
+  std::string path = req.config;
+  if (path.empty() && !repo.workdir().empty()) {
+    std::string candidate = repo.workdir() + kLayoutConfigFile;
+    if (std::filesystem::exists(candidate)) path = candidate;
+  }
+  if (path.empty()) return defaults;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read the layout configuration ", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto layout = layoutFromYaml(ss.str(), defaults);
+  if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
+  return layout;
+}
+
+absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& defaults, ExtractCache& cache) {
   auto repo = Repository::open(req.repo);
   if (!repo.ok()) return repo.status();
+  auto configured = layoutFor(req, **repo, defaults);
+  if (!configured.ok()) return configured.status();
+  if (!req.genericTargets.empty()) configured->genericTargetTable = req.genericTargets;
+  const Layout& layout = *configured;
   auto baseTip = (*repo)->resolve(req.base);
   if (!baseTip.ok()) return baseTip.status();
   auto headCommit = (*repo)->resolve(req.head.empty() ? "HEAD" : req.head);

@@ -23,6 +23,15 @@ absl::StatusOr<std::string> AnalysisState::headContent(const std::string& path) 
 Workspace::Workspace(Layout layout, std::shared_ptr<ExtractCache> cache)
     : layout_(std::move(layout)), cache_(cache ? std::move(cache) : std::make_shared<ExtractCache>()) {}
 
+void Workspace::setLayout(Layout layout) {
+  layout_ = std::move(layout);
+  baseDerived_.reset();
+  headFacts_ = TreeFacts{};
+  memo_.valid = false;
+  pairsValid_ = false;
+  dirty_ = true;
+}
+
 void Workspace::setBase(std::shared_ptr<const Snapshot> base) {
   base_ = std::move(base);
   baseDerived_ = Derived::of(std::make_shared<const TreeFacts>(collectFacts(*base_, layout_, *cache_)), layout_);

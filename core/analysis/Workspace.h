@@ -44,6 +44,8 @@ class Workspace {
   explicit Workspace(Layout layout, std::shared_ptr<ExtractCache> cache = nullptr);
 
   const Layout& layout() const { return layout_; }
+  // A new layout (a configuration file read at initialize): set the base and disk again after.
+  void setLayout(Layout layout);
   ExtractCache& cache() { return *cache_; }
 
   // The merge base's tree: extracts every analysed file (through the cache) and pairs them.

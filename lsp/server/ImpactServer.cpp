@@ -336,6 +336,11 @@ void ImpactServer::initialize(const std::string& rootPath, const std::string& ta
     }
     I.repo = *repo;
     I.setRoots(rootPath);
+    // Where things live: .impactd.yaml at the work tree's root, else the monorepo's layout.
+    ReportRequest rr;
+    rr.repo = I.root;
+    if (auto layout = layoutFor(rr, *I.repo, I.opts.layout); layout.ok()) I.ws.setLayout(*layout);
+    else I.message(Severity::Error, "impactd: " + std::string(layout.status().message()) + "; using the default layout");
     // Buffers opened before the repository was known.
     I.refreshFromGit();
     I.startGitWatch();
