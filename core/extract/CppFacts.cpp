@@ -854,19 +854,9 @@ class LambdaCalls {
       // arguments may hold further calls only in odd code; do not descend
       return;
     }
-    if (t == "if_statement") {
+    if (t == "if_statement" || t == "conditional_expression") {
       visit(field(n, "condition"), ctx, depth + 1);
-      std::string cond = conditionText(c_, n);
-      ctx.conditions.push_back(cond);
-      visit(field(n, "consequence"), ctx, depth + 1);
-      ctx.conditions.back() = "!(" + cond + ")";
-      visit(field(n, "alternative"), ctx, depth + 1);
-      ctx.conditions.pop_back();
-      return;
-    }
-    if (t == "conditional_expression") {
-      visit(field(n, "condition"), ctx, depth + 1);
-      std::string cond = collapse(c_.text(field(n, "condition")));
+      std::string cond = t == "if_statement" ? conditionText(c_, n) : collapse(c_.text(field(n, "condition")));
       ctx.conditions.push_back(cond);
       visit(field(n, "consequence"), ctx, depth + 1);
       ctx.conditions.back() = "!(" + cond + ")";

@@ -36,6 +36,18 @@
 namespace impact {
 namespace {
 
+// The elements of a literal list/tuple; nullopt when one is a splat (`*rest`), which has no
+// statically known elements.
+std::optional<std::vector<TSNode>> literalElements(TSNode seq) {
+  std::vector<TSNode> out;
+  for (TSNode ch : namedChildren(seq)) {
+    if (is(ch, "comment")) continue;
+    if (is(ch, "list_splat")) return std::nullopt;
+    out.push_back(ch);
+  }
+  return out;
+}
+
 constexpr int kMaxVisitDepth = 400;     // syntax nesting the walkers descend
 constexpr int kMaxResolveDepth = 300;   // alias chains (sig = sig.ptr(...) repeated, alias of alias)
 constexpr size_t kMaxUnroll = 256;      // elements of a literal loop that is unrolled
@@ -396,15 +408,7 @@ class Walker {
       if (ch.size() != 1) return std::nullopt;
       return literalSeq(ch[0], c, depth + 1);
     }
-    if (is(e, "tuple") || is(e, "list") || is(e, "expression_list")) {
-      std::vector<TSNode> out;
-      for (TSNode ch : namedChildren(e)) {
-        if (is(ch, "comment")) continue;
-        if (is(ch, "list_splat")) return std::nullopt;
-        out.push_back(ch);
-      }
-      return out;
-    }
+    if (is(e, "tuple") || is(e, "list") || is(e, "expression_list")) return literalElements(e);
     if (is(e, "identifier")) {
       std::string n = str(e);
       for (size_t i = c.loops.size(); i-- > 0;)
@@ -1216,15 +1220,7 @@ class ModuleExtractor {
     if (depth > 32 || ts_node_is_null(e)) return std::nullopt;
     if (is(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
       return literalList(ts_node_named_child(e, 0), s, u, loops, depth + 1);
-    if (is(e, "list") || is(e, "tuple")) {
-      std::vector<TSNode> out;
-      for (TSNode ch : namedChildren(e)) {
-        if (is(ch, "comment")) continue;
-        if (is(ch, "list_splat")) return std::nullopt;
-        out.push_back(ch);
-      }
-      return out;
-    }
+    if (is(e, "list") || is(e, "tuple")) return literalElements(e);
     if (is(e, "identifier")) {
       std::string n = text(e);
       bool anyLocal = false;

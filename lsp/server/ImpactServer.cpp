@@ -123,7 +123,7 @@ struct ImpactServer::Impl {
 
   // The text of a file at the head: the open buffer, else the working tree's content.
   std::shared_ptr<const std::string> content(const AnalysisState& st, const std::string& path) {
-    if (auto it = docs.find(path); it != docs.end()) return std::make_shared<const std::string>(it->second.text);
+    // An open document is in the state as a buffer: the text the analysis read, no copy.
     const FileRef* ref = st.headFind(path);
     if (!ref) return nullptr;
     if (ref->data) return ref->data;

@@ -44,15 +44,8 @@ void mainAddsANamedPin(M& repo) {
 // The feature adds three builder arguments and updates every copy it knows: the pack's list,
 // its launch call and the unnamed pin.
 void featureAddsSlidingWindow(M& repo) {
-  repo.replace(M::kAttention, "    b.param(\"seqlen_kv\", I32)\n",
-               "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n"
-               "    b.param(\"window_right\", I32)\n    b.param(\"softcap\", F32)\n");
-  repo.replace(M::kAttentionPack, "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n",
-               "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n        {\"by_value\", I32, 48, \"window_left\"},\n"
-               "        {\"by_value\", I32, 52, \"window_right\"},\n        {\"by_value\", F32, 56, \"softcap\"},\n");
-  repo.replace(M::kAttentionPack, "                  shape.seqlenKv);",
-               "                  shape.seqlenKv,\n                  shape.windowLeft,\n"
-               "                  shape.windowRight,\n                  shape.softcap);");
+  repo.addSlidingWindowToBuilder();
+  repo.addSlidingWindowToPack();
   repo.replace(M::kAttentionPin, "        KernelArgument{\"by_value\", 4, 44, \"\"},\n    };",
                "        KernelArgument{\"by_value\", 4, 44, \"\"},\n"
                "        KernelArgument{\"by_value\", 4, 48, \"\"},\n"

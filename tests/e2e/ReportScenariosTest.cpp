@@ -11,25 +11,10 @@ namespace {
 
 using M = MonorepoFixture;
 
-void addSlidingWindowToBuilder(M& repo) {
-  repo.replace(M::kAttention, "    b.param(\"seqlen_kv\", I32)\n",
-               "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n"
-               "    b.param(\"window_right\", I32)\n    b.param(\"softcap\", F32)\n");
-}
-
-void addSlidingWindowToPack(M& repo) {
-  repo.replace(M::kAttentionPack, "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n",
-               "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n        {\"by_value\", I32, 48, \"window_left\"},\n"
-               "        {\"by_value\", I32, 52, \"window_right\"},\n        {\"by_value\", F32, 56, \"softcap\"},\n");
-  repo.replace(M::kAttentionPack, "                  shape.seqlenKv);",
-               "                  shape.seqlenKv,\n                  shape.windowLeft,\n"
-               "                  shape.windowRight,\n                  shape.softcap);");
-}
-
 TEST(ReportScenarios, BuilderGainsThreeArgumentsPackFollowsPinDoesNot) {
   M repo;
-  addSlidingWindowToBuilder(repo);
-  addSlidingWindowToPack(repo);
+  repo.addSlidingWindowToBuilder();
+  repo.addSlidingWindowToPack();
   repo.commit("sliding window");
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -116,7 +101,7 @@ TEST(ReportScenarios, UnrelatedFileChangedIsNotApplicable) {
 
 TEST(ReportScenarios, UncommittedBreakInTheWorkingTreeBreaks) {
   M repo;
-  addSlidingWindowToBuilder(repo);  // not committed
+  repo.addSlidingWindowToBuilder();  // not committed
   repo.write("dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/scratch.py", "X = 1\n");  // untracked
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -183,7 +168,7 @@ TEST(ReportScenarios, SyntaxErrorInASurfaceFileIsChangedWithTheReason) {
 
 TEST(ReportScenarios, JsonOutputFollowsTheSchema) {
   M repo;
-  addSlidingWindowToBuilder(repo);
+  repo.addSlidingWindowToBuilder();
   repo.commit("builder only");
   RunResult r = report(repo, "--format json");
   ASSERT_EQ(r.exitCode, 0) << r.err;

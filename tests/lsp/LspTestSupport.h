@@ -115,15 +115,8 @@ inline std::vector<Json> allDiags(LspClient& c, const std::string& uri) {
 // The sliding-window change of examples/sliding-window.patch on the builder and the pack (the
 // pin tests are left behind: they break).
 inline void addSlidingWindow(M& repo) {
-  repo.replace(M::kAttention, "    b.param(\"seqlen_kv\", I32)\n",
-               "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n"
-               "    b.param(\"window_right\", I32)\n    b.param(\"softcap\", F32)\n");
-  repo.replace(M::kAttentionPack, "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n",
-               "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n        {\"by_value\", I32, 48, \"window_left\"},\n"
-               "        {\"by_value\", I32, 52, \"window_right\"},\n        {\"by_value\", F32, 56, \"softcap\"},\n");
-  repo.replace(M::kAttentionPack, "                  shape.seqlenKv);",
-               "                  shape.seqlenKv,\n                  shape.windowLeft,\n"
-               "                  shape.windowRight,\n                  shape.softcap);");
+  repo.addSlidingWindowToBuilder();
+  repo.addSlidingWindowToPack();
 }
 
 // The hover request's params.

@@ -104,6 +104,21 @@ MonorepoFixture::MonorepoFixture() {
   git("checkout -q -b feature");
 }
 
+void MonorepoFixture::addSlidingWindowToBuilder() {
+  replace(kAttention, "    b.param(\"seqlen_kv\", I32)\n",
+          "    b.param(\"seqlen_kv\", I32)\n    b.param(\"window_left\", I32)\n"
+          "    b.param(\"window_right\", I32)\n    b.param(\"softcap\", F32)\n");
+}
+
+void MonorepoFixture::addSlidingWindowToPack() {
+  replace(kAttentionPack, "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n",
+          "        {\"by_value\", I32, 44, \"seqlen_kv\"},\n        {\"by_value\", I32, 48, \"window_left\"},\n"
+          "        {\"by_value\", I32, 52, \"window_right\"},\n        {\"by_value\", F32, 56, \"softcap\"},\n");
+  replace(kAttentionPack, "                  shape.seqlenKv);",
+          "                  shape.seqlenKv,\n                  shape.windowLeft,\n"
+          "                  shape.windowRight,\n                  shape.softcap);");
+}
+
 int MonorepoFixture::lineOf(const std::string& path, const std::string& needle) const {
   std::istringstream in(read(path));
   std::string line;

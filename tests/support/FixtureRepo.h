@@ -60,6 +60,10 @@ class MonorepoFixture : public FixtureRepo {
       "TestGfx950RmsNormSignature.cpp";
   static constexpr const char* kProfile =
       "projects/hipdnn/tools/IngestorGenerator/configs/gfx950_attention_dense.profile.yaml";
+  // The sliding-window change (examples/sliding-window.patch): three new builder arguments
+  // (window_left, window_right, softcap); the pack's list and launch call following them.
+  void addSlidingWindowToBuilder();
+  void addSlidingWindowToPack();
   // 1-based line of the first line containing `needle` in the file.
   int lineOf(const std::string& path, const std::string& needle) const;
 };
