@@ -15,11 +15,13 @@ int main(int argc, char** argv) {
     }
     if (a == "--help" || a == "-h") {
       std::printf(
-          "usage: impactd [--log=error|info|verbose] [--git-poll-ms=N]\n"
+          "usage: impactd [--stdio] [--log=error|info|verbose] [--git-poll-ms=N]\n"
           "Language server for the hipDNN kernel ingestor's hand-kept contracts (LSP over stdio).\n"
           "Settings come from initializationOptions / workspace/didChangeConfiguration: {\"target\": REV}.\n");
       return 0;
     }
+    // vscode-languageclient appends --stdio for the stdio transport: stdio is our only one.
+    if (a == "--stdio") continue;
     if (a == "--log=error") cfg.log = impact::lsp::ServerConfig::Log::Error;
     else if (a == "--log=info") cfg.log = impact::lsp::ServerConfig::Log::Info;
     else if (a == "--log=verbose") cfg.log = impact::lsp::ServerConfig::Log::Verbose;
