@@ -119,7 +119,7 @@ void MonorepoFixture::addSlidingWindowToPack() {
           "                  shape.windowRight,\n                  shape.softcap);");
 }
 
-int MonorepoFixture::lineOf(const std::string& path, const std::string& needle) const {
+int FixtureRepo::lineOf(const std::string& path, const std::string& needle) const {
   std::istringstream in(read(path));
   std::string line;
   for (int n = 1; std::getline(in, line); ++n)

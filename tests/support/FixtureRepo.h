@@ -34,6 +34,8 @@ class FixtureRepo {
   std::string commit(const std::string& message);
   // Runs `git ARGS` in the repository; fails the test on a non-zero exit. Returns stdout.
   std::string git(const std::string& args);
+  // 1-based line of the first line containing `needle` in the file.
+  int lineOf(const std::string& path, const std::string& needle) const;
 
  private:
   std::string dir_;
@@ -64,8 +66,6 @@ class MonorepoFixture : public FixtureRepo {
   // (window_left, window_right, softcap); the pack's list and launch call following them.
   void addSlidingWindowToBuilder();
   void addSlidingWindowToPack();
-  // 1-based line of the first line containing `needle` in the file.
-  int lineOf(const std::string& path, const std::string& needle) const;
 };
 
 std::string exampleDir();
