@@ -166,11 +166,11 @@ async function run(page) {
     // A click opens the output channel.
     await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')]
       .find((e) => e.innerText.trim().startsWith('impactd:')).querySelector('a, .statusbar-item-label').click());
-    await wb.waitFor(page, 'the impactd output channel', () => {
-      const view = document.querySelector('.output-view, [id="workbench.panel.output"]');
-      if (!view || view.offsetParent === null) return false;
-      const title = document.querySelector('.panel .title');
-      return view.innerText.includes('impactd') || (title && title.innerText.includes('impactd'));
+    await wb.waitFor(page, 'the Output panel showing the impactd channel', () => {
+      const tab = [...document.querySelectorAll('.panel .composite-bar .action-item.checked')]
+        .find((e) => e.innerText.trim() === 'OUTPUT');
+      const select = document.querySelector('.panel select.monaco-select-box');
+      return tab && select && select.selectedIndex >= 0 && select.options[select.selectedIndex].text === 'impactd';
     });
     await wb.chord(page, 'Control+Shift+M');
   });
