@@ -416,12 +416,13 @@ class LSPServer {
       notify("window/showMessage", json::Object{{"type", int(s)}, {"message", m}});
     };
     cb.log = [this](const std::string& m) { log(Level::Info, m); };
+    cb.status = [this](const server::ServerStatus& st) {
+      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message}));
+    };
     server::Options opts;
     opts.gitPoll = cfg_.gitPoll;
     server_ = std::make_unique<ImpactServer>(std::move(cb), opts);
     initialized_ = true;
-    if (!root.empty()) server_->initialize(root, target);
-    else notify("window/showMessage", json::Object{{"type", 1}, {"message", "impactd: no workspace root was given; no diagnostics"}});
 
     json::Object caps{
         {"positionEncoding", "utf-16"},
@@ -434,6 +435,9 @@ class LSPServer {
     };
     send(id, json::Value(json::Object{{"capabilities", std::move(caps)},
                                       {"serverInfo", json::Object{{"name", "impactd"}, {"version", IMPACT_VERSION}}}}));
+    // After the answer: impactd/status (starting, then the analysis) follows it. An empty root
+    // is a problem the server reports (showMessage and the status).
+    server_->initialize(root, target);
   }
 
   void onInitialized() {

@@ -1,6 +1,7 @@
 // The protocol types LLVM's llvm/Support/LSP lacks, in one place (LSP 3.17): Diagnostic with
 // code/codeDescription/data, Command, CodeAction with a command, ExecuteCommandParams,
-// work-done progress, didChangeWatchedFiles, didSave, showDocument. Include only from the
+// work-done progress, didChangeWatchedFiles, didSave, showDocument; and impactd's own
+// notification impactd/status. Include only from the
 // protocol layer (Protocol.h is heavy). Beware: llvm::json::Value(StringRef) does not own its
 // string; every string here is put in as std::string.
 #pragma once
@@ -134,6 +135,17 @@ struct ShowDocumentParams {
 };
 inline json::Value toJSON(const ShowDocumentParams& p) {
   return json::Object{{"uri", p.uri}, {"selection", L::toJSON(p.selection)}, {"takeFocus", p.takeFocus}};
+}
+
+// impactd/status (docs/editors.md): {"state": "starting"|"analysing"|"ready"|"error",
+// "mismatches": N, "changed": N, "message": "..."}.
+struct StatusParams {
+  std::string state;
+  int mismatches = 0, changed = 0;
+  std::string message;
+};
+inline json::Value toJSON(const StatusParams& p) {
+  return json::Object{{"state", p.state}, {"mismatches", p.mismatches}, {"changed", p.changed}, {"message", p.message}};
 }
 
 }  // namespace impact::lsp

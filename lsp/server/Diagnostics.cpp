@@ -6,7 +6,12 @@
 namespace impact::server {
 
 namespace {
-std::string where(const Location& l) { return absl::StrCat(l.path, ":", l.focus.line + 1); }
+// The other side in a message: its symbol and file name (relatedInformation links the whole
+// path), "build_attention_dense in attention_dense.py:76".
+std::string otherSide(const Location& l) {
+  std::string file = absl::StrCat(l.path.substr(l.path.rfind('/') + 1), ":", l.focus.line + 1);
+  return l.symbol.empty() ? file : absl::StrCat(l.symbol, " in ", file);
+}
 
 std::string devices(const Row& r) {
   if (!r.label.empty()) return absl::StrCat(" (left to the ", r.label, " lane)");
@@ -39,13 +44,12 @@ std::map<std::string, std::vector<FileDiag>> diagnosticsByFile(const std::vector
     if (!r.mirror.empty()) {
       std::string msg = r.python.empty()
                             ? r.message
-                            : absl::StrCat(r.contract, ": ", r.message, " (", r.python.symbol, " at ", where(r.python), ")");
+                            : absl::StrCat(r.contract, ": ", r.message, " (", otherSide(r.python), ")");
       add(r.mirror, r.python, msg, absl::StrCat("the builder ", r.python.symbol));
     }
     if (!r.python.empty()) {
       std::string msg = r.mirror.empty() ? r.message
-                                         : absl::StrCat(r.contract, ": copy ", r.mirror.symbol, " in ", where(r.mirror),
-                                                        ": ", r.message);
+                                         : absl::StrCat(r.contract, ": copy ", otherSide(r.mirror), ": ", r.message);
       add(r.python, r.mirror, msg, absl::StrCat("the copy ", r.mirror.symbol));
     }
   }

@@ -1,7 +1,5 @@
 #include "server/ImpactServer.h"
 
-#include <sys/stat.h>
-
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +10,7 @@
 #include "analysis/Analysis.h"
 #include "report/Render.h"
 #include "server/Diagnostics.h"
+#include "server/GitSignature.h"
 #include "server/Navigation.h"
 #include "server/Positions.h"
 #include "server/QuickFix.h"
@@ -31,6 +30,11 @@ struct ImpactServer::Impl {
   std::string root, realRoot;
   std::string target, targetId, headId, mergeBase;
   bool ready = false;
+  // Why the analysis cannot run as asked (no merge base, ...): the status says it while it lasts.
+  std::string problem, summary;
+  StatusTracker status{[this](const ServerStatus& s) {
+    if (cb.status) cb.status(s);
+  }};
 
   struct Doc {
     std::string text;
@@ -118,6 +122,7 @@ struct ImpactServer::Impl {
   }
 
   void scheduleAnalysis() {
+    if (ready) status.analysing();
     sched.postDebounced("analyse", debounce(), [this] { analyseAndPublish(); });
   }
 
@@ -147,7 +152,7 @@ struct ImpactServer::Impl {
   void analyseAndPublish() {
     if (!ready) return;
     auto st = current();
-    if (st->generation == publishedGeneration) return;
+    if (st->generation == publishedGeneration) return settle();
     publishedGeneration = st->generation;
     auto byFile = diagnosticsByFile(st->rows);
     std::map<std::string, std::vector<Diag>> next;
@@ -186,6 +191,13 @@ struct ImpactServer::Impl {
     for (const auto& [path, diags] : published)
       if (!next.count(path)) publish(path, {});
     published = std::move(next);
+    settle();
+  }
+
+  void settle() {
+    std::vector<std::vector<Diag>> all;
+    for (const auto& [path, diags] : published) all.push_back(diags);
+    status.settled(all, problem, summary);
   }
 
   void publish(const std::string& path, const std::vector<Diag>& diags) {
@@ -194,23 +206,7 @@ struct ImpactServer::Impl {
     if (cb.publish) cb.publish(absPath(path), diags, version);
   }
 
-  std::string gitStateSignature() const {
-    if (!repo) return "";
-    std::string sig;
-    auto add = [&](const fs::path& p) {
-      struct stat s {};
-      if (::stat(p.c_str(), &s) == 0) absl::StrAppend(&sig, p.string(), ":", s.st_mtim.tv_sec, ".", s.st_mtim.tv_nsec, ";");
-    };
-    fs::path gd(repo->gitdir());
-    add(gd / "HEAD");
-    add(gd / "index");
-    add(gd / "packed-refs");
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(gd / "refs", ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
-      if (it->is_regular_file(ec)) add(it->path());
-    return sig;
-  }
+  std::string gitStateSignature() const { return repo ? gitSignatureOf(repo->gitdir()) : ""; }
 
   void startGitWatch() {
     {
@@ -236,6 +232,8 @@ struct ImpactServer::Impl {
   // Resolves target, head and merge base; rebuilds base and disk snapshots. Not on a keystroke.
   void refreshFromGit() {
     if (!repo) return;
+    status.analysing();
+    problem.clear();
     std::string tgt = target;
     absl::StatusOr<std::string> tid = absl::NotFoundError("");
     if (tgt.empty()) {
@@ -256,12 +254,13 @@ struct ImpactServer::Impl {
       std::string why = !head.ok() ? std::string(head.status().message())
                                    : (target.empty() ? std::string("no target branch (tried the upstream, origin/develop, develop, main)")
                                                      : std::string(tid.status().message()));
-      message(Severity::Warning, "impactd: " + why + "; every copy is compared as if it were new", "no-base");
+      problem = why + "; every copy is compared as if it were new";
+      message(Severity::Warning, "impactd: " + problem, "no-base");
     } else {
       auto m = repo->mergeBase(*tid, *head);
       if (!m.ok()) {
-        message(Severity::Warning, "impactd: " + std::string(m.status().message()) +
-                                       "; every copy is compared as if it were new", "no-base");
+        problem = std::string(m.status().message()) + "; every copy is compared as if it were new";
+        message(Severity::Warning, "impactd: " + problem, "no-base");
       } else {
         mb = *m;
         shownMessages.erase("no-base");  // said again if the base goes missing again
@@ -272,7 +271,10 @@ struct ImpactServer::Impl {
     } else if (!mb.empty()) {
       auto snap = repo->commitSnapshot(mb);
       if (snap.ok()) base = std::make_shared<const Snapshot>(std::move(*snap));
-      else message(Severity::Error, "impactd: " + std::string(snap.status().message()));
+      else {
+        problem = std::string(snap.status().message());
+        message(Severity::Error, "impactd: " + problem);
+      }
     }
     if (!base && (mb.empty() || !ready)) {
       auto empty = std::make_shared<Snapshot>();
@@ -285,8 +287,12 @@ struct ImpactServer::Impl {
     headId = head.ok() ? *head : "";
     auto disk = repo->workdirSnapshot();
     if (disk.ok()) ws.setDisk(std::make_shared<const Snapshot>(std::move(*disk)));
-    else message(Severity::Error, "impactd: " + std::string(disk.status().message()));
-    log(absl::StrCat("target ", tgt, ", merge base ", mb.empty() ? "(none)" : mb.substr(0, 12)));
+    else {
+      problem = std::string(disk.status().message());
+      message(Severity::Error, "impactd: " + problem);
+    }
+    summary = absl::StrCat("target ", tgt.empty() ? "(none)" : tgt, ", merge base ", mb.empty() ? "(none)" : mb.substr(0, 12));
+    log(summary);
     ready = true;
     analyseAndPublish();
   }
@@ -328,8 +334,16 @@ void ImpactServer::initialize(const std::string& rootPath, const std::string& ta
   impl_->sched.post([this, rootPath, target, done = std::move(done)] {
     Impl& I = *impl_;
     I.target = target;
+    I.status.starting();
+    if (rootPath.empty()) {
+      I.status.failed("no workspace root was given; no diagnostics");
+      I.message(Severity::Error, "impactd: no workspace root was given; no diagnostics");
+      if (done) done();
+      return;
+    }
     auto repo = Repository::open(rootPath);
     if (!repo.ok()) {
+      I.status.failed(std::string(repo.status().message()) + "; no diagnostics");
       I.message(Severity::Error, "impactd: " + std::string(repo.status().message()) + "; no diagnostics");
       if (done) done();
       return;

@@ -17,6 +17,7 @@
 #include "analysis/Workspace.h"
 #include "git/Repository.h"
 #include "server/Scheduler.h"
+#include "server/Status.h"
 #include "server/Types.h"
 
 namespace impact::server {
@@ -26,6 +27,8 @@ struct Callbacks {
   std::function<void(const std::string& path, const std::vector<Diag>&, std::optional<int64_t> version)> publish;
   std::function<void(Severity, const std::string&)> showMessage;
   std::function<void(const std::string&)> log;
+  // impactd/status: sent only when it changes (server/Status.h).
+  std::function<void(const ServerStatus&)> status;
 };
 
 struct Options {
@@ -42,7 +45,8 @@ class ImpactServer {
   // Finds the repository at or above rootPath, resolves the target (empty: the upstream of the
   // current branch, else origin/develop, else develop, else main) and analyses the working
   // tree against the merge base. Problems (no repository, no merge base) go to showMessage
-  // once; the server keeps answering what it can judge.
+  // once and in the status (error); the server keeps answering what it can judge. An empty
+  // rootPath (the client gave no workspace) is such a problem.
   void initialize(const std::string& rootPath, const std::string& target, std::function<void()> done = {});
   void setTarget(const std::string& target);
 

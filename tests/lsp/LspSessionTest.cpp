@@ -55,6 +55,10 @@ TEST(LspSession, FirstDiagnosticsOnABranchThatBreaksThePin) {
   EXPECT_EQ((*err)["code"], "kernargs");
   EXPECT_EQ((*err)["source"], "impactd");
   EXPECT_NE((*err)["message"].get<std::string>().find("window_left"), std::string::npos) << err->dump();
+  // The message names the builder by symbol and file name; the related information links the path.
+  EXPECT_NE((*err)["message"].get<std::string>().find("(build_attention_dense in attention_dense.py:"), std::string::npos)
+      << err->dump();
+  EXPECT_EQ((*err)["message"].get<std::string>().find("dnn-providers/"), std::string::npos) << err->dump();
   ASSERT_TRUE(err->contains("data")) << err->dump();
   EXPECT_EQ((*err)["data"]["status"], "mismatch");
   EXPECT_TRUE((*err)["data"]["row"].get<std::string>().starts_with("kernargs|")) << err->dump();
@@ -79,6 +83,15 @@ TEST(LspSession, FirstDiagnosticsOnABranchThatBreaksThePin) {
   size_t from3 = 0;
   auto builder = waitDiags(c, uriIn(repo, M::kAttention), &from3, [](const Json& d) { return hasSeverity(d, 1); });
   ASSERT_TRUE(builder);
+  // Its error names the copy by symbol and file name.
+  bool namesThePin = false;
+  for (const auto& d : (*builder)["diagnostics"])
+    if (d["severity"] == 1) {
+      std::string m = d["message"];
+      namesThePin = namesThePin || m.starts_with("kernargs: copy expectedSignature in TestGfx950AttentionDenseSignature.cpp:");
+      EXPECT_EQ(m.find("dnn-providers/"), std::string::npos) << m;
+    }
+  EXPECT_TRUE(namesThePin) << builder->dump();
   c.shutdownAndExit();
   EXPECT_EQ(c.waitExit(), 0);
 }

@@ -1,14 +1,21 @@
--- Headless smoke test of the impactd Neovim module against a server.
+-- Headless test of the impactd Neovim module against the real impactd, used as a person uses
+-- it (tests/clients/nvim-smoke.sh checks the output).
 --
---   IMPACTD=build/bin/impactd FIXTURE=path/to/file.cpp \
+--   IMPACTD=build/bin/impactd FIXTURE=path/to/stale-pin.cpp \
 --     nvim --headless -u NONE --cmd 'set rtp+=editors/nvim' -c 'luafile editors/nvim/test/smoke.lua'
 --
--- Opens FIXTURE (inside a git repository), waits up to 20 s for diagnostics from "impactd" and
--- writes to stdout, one line each:
+-- Opens FIXTURE (a copy that disagrees with its builder, inside a git repository), waits up
+-- to 20 s for diagnostics from "impactd" and writes to stdout, one line each:
 --   DIAG <lnum> <severity> <message>   lnum 0-based (as in LSP), severity ERROR|WARN|INFO|HINT,
 --                                      message JSON-encoded (one line)
 --   HOVER <first non-empty line of the hover at the first diagnostic's start>
 --   ACTION <title>                     for each code action there
+--   INFO <line>                        what :ImpactInfo shows once the server is ready
+--   FIX <title>                        the quick fix picked from vim.lsp.buf.code_action()'s menu
+--   LIST <line>                        the rewritten list (from its first line to "};")
+--   CLEARED <severities left>          the buffer's ERROR diagnostics went away, unsaved
+--   INFO2 <line>                       :ImpactInfo after the fix
+--   MIRROR <file name> <line> <text>   where "Go to mirror" (picked from the menu) landed, 1-based
 -- Exit 0; exit 1 with a "FAIL <reason>" line on a timeout or any error.
 -- Works on Neovim 0.7 and later.
 
@@ -124,6 +131,102 @@ local function main()
   for _, action in ipairs(actions) do
     out('ACTION ' .. action.title)
   end
+
+  -- :ImpactInfo once the server says it is ready.
+  local impactd = require('impactd')
+  local function impact_info(tag)
+    if not vim.wait(10000, function()
+      local s = impactd.statuses[c.id]
+      return s ~= nil and s.state == 'ready'
+    end, 50) then
+      return fail('no impactd/status "ready": ' .. vim.inspect(impactd.statuses[c.id]))
+    end
+    vim.cmd('ImpactInfo')
+    for _, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+      out(tag .. ' ' .. l)
+    end
+    vim.cmd('close')
+    return true
+  end
+  if not impact_info('INFO') then
+    return
+  end
+
+  -- The quick fix and "Go to mirror", picked from the code-action menu as a person would.
+  local function pick(prefix)
+    local picked
+    vim.ui.select = function(items, opts, on_choice)
+      for _, it in ipairs(items) do
+        local title = opts and opts.format_item and opts.format_item(it)
+        if type(title) ~= 'string' then
+          title = (it[2] or it.action or {}).title or ''
+        end
+        if title:sub(1, #prefix) == prefix then
+          picked = title
+          return on_choice(it)
+        end
+      end
+      picked = false
+      on_choice(nil)
+    end
+    vim.lsp.buf.code_action()
+    vim.wait(10000, function() return picked ~= nil end, 50)
+    return picked
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  vim.api.nvim_win_set_cursor(0, { first.lnum + 1, first.col })
+  local fix = pick('Update ')
+  if not fix then
+    return fail('no "Update … to match …" in the code-action menu')
+  end
+  out('FIX ' .. fix)
+  if not vim.wait(10000, function() return vim.api.nvim_buf_get_changedtick(bufnr) ~= tick end, 50) then
+    return fail('the quick fix did not change the buffer')
+  end
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local top = first.lnum + 1 -- the list's first line: above its elements
+  while top > 1 and lines[top - 1]:find('KernelArgument{', 1, true) do
+    top = top - 1
+  end
+  for i = top - 1, #lines do
+    out('LIST ' .. lines[i])
+    if lines[i]:find('};', 1, true) then
+      break
+    end
+  end
+  -- Without a save: the server judges the buffer.
+  local function errors()
+    return #vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR })
+  end
+  if not vim.wait(10000, function() return errors() == 0 end, 50) then
+    return fail(string.format('%d ERROR diagnostics left after the quick fix', errors()))
+  end
+  local left = {}
+  for _, d in ipairs(diagnostics()) do
+    table.insert(left, vim.diagnostic.severity[d.severity])
+  end
+  out(string.format('CLEARED [%s] modified=%s', table.concat(left, ' '), tostring(vim.bo[bufnr].modified)))
+  if not vim.wait(10000, function()
+    local s = impactd.statuses[c.id]
+    return s ~= nil and s.state == 'ready' and s.mismatches == 0
+  end, 50) then
+    return fail('impactd/status did not come back ready with 0 mismatches: ' .. vim.inspect(impactd.statuses[c.id]))
+  end
+  if not impact_info('INFO2') then
+    return
+  end
+
+  vim.api.nvim_win_set_cursor(0, { first.lnum + 1, first.col })
+  local mirror = pick('Go to mirror: attention_dense.py')
+  if not mirror then
+    return fail('no "Go to mirror: attention_dense.py…" in the code-action menu')
+  end
+  if not vim.wait(10000, function() return vim.api.nvim_get_current_buf() ~= bufnr end, 50) then
+    return fail('"' .. mirror .. '" opened nothing')
+  end
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  out(string.format('MIRROR %s %d %s', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(0), ':t'), row,
+    vim.api.nvim_buf_get_lines(0, row - 1, row, false)[1] or ''))
   vim.cmd('qall!')
 end
 

@@ -1,7 +1,8 @@
 -- impactd for Neovim: starts the impactd language server for python, cpp, json and yaml
--- buffers (one client per project root) and adds :ImpactRun.
+-- buffers (one client per project root), keeps the server's state (impactd/status) and adds
+-- :ImpactRun and :ImpactInfo.
 --
---   require('impactd').setup{ cmd = {'impactd'}, target = 'origin/develop' }
+--   require('impactd').setup{}   -- or setup{ cmd = '/path/to/impactd', target = 'origin/develop' }
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client) and 0.8+ (vim.lsp.start).
 
@@ -17,6 +18,8 @@ local defaults = {
 
 local config = vim.deepcopy(defaults)
 local clients = {} -- root directory -> client id (Neovim 0.7 only)
+-- client id -> the last impactd/status params: { state, mismatches, changed, message }
+M.statuses = {}
 local has_start = vim.lsp.start ~= nil -- Neovim 0.8+
 
 local function notify(msg, level)
@@ -24,7 +27,7 @@ local function notify(msg, level)
 end
 
 -- The nearest directory above the file (or the file's own) that holds a root marker;
--- the file's directory when none does.
+-- the file's directory when none does (second result false).
 local function find_root(bufnr)
   local name = vim.api.nvim_buf_get_name(bufnr)
   local start = vim.fn.fnamemodify(name, ':p:h')
@@ -32,14 +35,26 @@ local function find_root(bufnr)
   while true do
     for _, marker in ipairs(config.root_markers) do
       if vim.loop.fs_stat(dir .. '/' .. marker) then
-        return dir
+        return dir, true
       end
     end
     local parent = vim.fn.fnamemodify(dir, ':h')
     if parent == dir then
-      return start
+      return start, false
     end
     dir = parent
+  end
+end
+M._find_root = find_root
+
+-- impactd/status: remembered per client (for :ImpactInfo and statuslines), then the
+-- autocommand `User ImpactdStatus` fires.
+local function on_status(_, params, ctx)
+  if type(params) == 'table' and ctx and ctx.client_id then
+    M.statuses[ctx.client_id] = params
+    vim.schedule(function()
+      vim.api.nvim_exec_autocmds('User', { pattern = 'ImpactdStatus', modeline = false })
+    end)
   end
 end
 
@@ -62,6 +77,7 @@ local function client_config(root)
     cmd = config.cmd,
     root_dir = root,
     on_attach = config.on_attach,
+    handlers = { ['impactd/status'] = on_status },
   }
   if config.target then
     cfg.init_options = { target = config.target }
@@ -71,7 +87,7 @@ local function client_config(root)
     local capabilities = vim.lsp.protocol.make_client_capabilities()
     capabilities.window.showDocument = { support = true }
     cfg.capabilities = capabilities
-    cfg.handlers = { ['window/showDocument'] = show_document }
+    cfg.handlers['window/showDocument'] = show_document
   end
   return cfg
 end
@@ -109,7 +125,7 @@ local function attach(bufnr)
 end
 
 -- The impactd client of the current buffer, else any running one.
-local function current_client()
+function M.current_client()
   local fallback
   local get_clients = vim.lsp.get_clients or vim.lsp.get_active_clients
   for _, client in pairs(get_clients()) do
@@ -141,7 +157,7 @@ end
 --- :ImpactRun: impact.run with the defaults (the configured target against the working tree);
 --- the text report opens in a scratch buffer.
 function M.run()
-  local client = current_client()
+  local client = M.current_client()
   if not client then
     notify('no server is running; open a python, cpp, json or yaml file first', vim.log.levels.ERROR)
     return
@@ -165,8 +181,29 @@ function M.run()
   end
 end
 
+--- The server's state in a few words, for a statusline: "impactd: ready, 1 mismatch, 3 changed".
+function M.status_line()
+  local client = M.current_client()
+  local s = client and M.statuses[client.id]
+  if not s then
+    return client and 'impactd: starting' or ''
+  end
+  if s.state == 'error' then
+    return 'impactd: error'
+  end
+  return string.format('impactd: %s, %d mismatch%s, %d changed', s.state, s.mismatches or 0,
+    (s.mismatches or 0) == 1 and '' or 'es', s.changed or 0)
+end
+
+function M.config()
+  return config
+end
+
 function M.setup(opts)
   config = vim.tbl_extend('force', vim.deepcopy(defaults), opts or {})
+  if type(config.cmd) == 'string' then
+    config.cmd = { config.cmd }
+  end
   for root, id in pairs(clients) do
     if id == false then
       clients[root] = nil -- try again with the new cmd
@@ -181,6 +218,9 @@ function M.setup(opts)
     end,
   })
   vim.api.nvim_create_user_command('ImpactRun', M.run, { desc = 'impactd: run impact' })
+  vim.api.nvim_create_user_command('ImpactInfo', function()
+    require('impactd.info').show()
+  end, { desc = 'impactd: binary, root, client and server state' })
   -- Buffers opened before setup.
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype) then
