@@ -106,6 +106,15 @@ const pinMismatch = (files) => {
   return pin && pin.problems.find((p) => p.severity === 'Error' && /copy has 8 arguments, builder has 11/.test(p.text));
 };
 
+/** Waits until the impactd status bar item reads `text`; its text. */
+function waitForStatus(page, text) {
+  return wb.waitFor(page, `the status bar item to read "${text}"`, (t) => {
+    const item = [...document.querySelectorAll('.statusbar-item')]
+      .find((e) => e.innerText.trim().startsWith('impactd:'));
+    return item && item.innerText.replace(/\s+/g, ' ').trim() === t && t;
+  }, [text]);
+}
+
 /** Clicks the row of the open code-action menu whose title starts with `prefix`; its title. */
 async function pickAction(page, prefix) {
   await wb.waitFor(page, `a code action "${prefix}…" in the menu`, (p) =>
@@ -156,12 +165,8 @@ async function run(page) {
   });
 
   await step(page, 'status-bar', async () => {
-    const text = await wb.waitFor(page, 'the impactd status bar item to settle', async () => {
-      const item = [...document.querySelectorAll('.statusbar-item')]
-        .find((e) => e.innerText.trim().startsWith('impactd:'));
-      const t = item && item.innerText.replace(/\s+/g, ' ').trim();
-      return t && /^impactd: (ready|\d+ mismatch)/.test(t) ? t : undefined;
-    });
+    // The server's impactd/status: ready with one mismatch (the stale pin) published.
+    const text = await waitForStatus(page, 'impactd: 1 mismatch');
     console.log(`     status bar: ${text}`);
     // A click opens the output channel.
     await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')]
@@ -222,7 +227,8 @@ async function run(page) {
     const dirty = await page.evaluate(() =>
       document.querySelector('.editor-group-container.active .tab.active').classList.contains('dirty'));
     assert(dirty, 'the edited pin is unsaved');
-    console.log('     the list has 11 elements; the mismatch is gone from Problems; the file is unsaved');
+    const status = await waitForStatus(page, 'impactd: ready');
+    console.log(`     the list has 11 elements; the mismatch is gone from Problems; the file is unsaved; status bar: ${status}`);
   });
 
   await step(page, 'go-to-mirror', async () => {
