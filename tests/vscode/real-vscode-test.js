@@ -318,10 +318,16 @@ async function run(page) {
 
 (async () => {
   const started = Date.now();
+  // Orphaned (the test script was killed outright): stop at once; chromium follows (pipe).
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(2);
+  }, 1000).unref();
   fs.mkdirSync(args.out, { recursive: true });
   const browser = await puppeteer.launch({
     executablePath: args.chromium,
     headless: true,
+    pipe: true, // chromium exits with this process, however it ends
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1600,1000'],
     defaultViewport: { width: 1600, height: 1000 },
   });

@@ -83,14 +83,19 @@ code_server="$install/node_modules/.bin/code-server"
   --install-extension "$tmp/impactd.vsix" >"$tmp/install.log" 2>&1 \
   || { cat "$tmp/install.log" >&2; exit 1; }
 
-# 4. code-server on a free port of 127.0.0.1, in its own session and process group.
+# 4. code-server on a free port of 127.0.0.1, in its own session and process group. The group's
+#    leader watches this script: were it killed outright (no trap runs), the group still goes.
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close();})')"
-setsid "$code_server" --user-data-dir "$data" --extensions-dir "$extensions" --auth none \
+setsid bash -c '
+  test_pid=$1; shift
+  "$@" &
+  while kill -0 "$test_pid" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
+  kill -TERM 0' watchdog "$$" \
+  "$code_server" --user-data-dir "$data" --extensions-dir "$extensions" --auth none \
   --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
   --disable-workspace-trust "$repo" \
   >"$out/code-server.log" 2>&1 </dev/null &
-pid=$!
-pgid="$pid"  # setsid from a non-interactive shell execs in place: its pid leads the group
+pgid=$!  # setsid from a non-interactive shell execs in place: its pid leads the new group
 
 status=0
 NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" \
