@@ -39,7 +39,7 @@ function textOf(page, selector) {
     .map((e) => e.innerText.replace(/\u00a0/g, ' ')).join('\n'), selector);
 }
 
-/** Clicks somewhere neutral so that key chords reach the workbench. */
+/** Closes whatever widget is open (Escape), so that key chords reach the workbench. */
 async function focusWorkbench(page) {
   await page.keyboard.press('Escape');
 }
@@ -125,28 +125,6 @@ function currentLineText(page) {
       .find((l) => Math.abs(parseFloat(l.style.top) - top) < 2);
     return line ? line.textContent.replace(/\u00a0/g, ' ') : undefined;
   });
-}
-
-/** The active editor's cursor, as the status bar says it ("Ln 20, Col 5"). */
-async function cursorLine(page) {
-  const text = await textOf(page, '#status\\.editor\\.selection');
-  const m = /Ln (\d+)/.exec(text);
-  return m ? Number(m[1]) : undefined;
-}
-
-/** Scrolls the active editor so that 1-based `line` is visible and puts the cursor on it. */
-async function goToLine(page, line) {
-  await chord(page, 'Control+G');
-  await waitFor(page, 'the Go to Line box', () => {
-    const box = document.querySelector('.quick-input-widget');
-    return box && box.style.display !== 'none';
-  });
-  await page.keyboard.type(String(line));
-  await page.keyboard.press('Enter');
-  await waitFor(page, `the cursor on line ${line}`, (l) => {
-    const s = document.querySelector('#status\\.editor\\.selection');
-    return s && s.innerText.includes(`Ln ${l},`);
-  }, [line]);
 }
 
 /** The centre of the first rendered occurrence of `text` (within one line) in the active editor. */
@@ -274,6 +252,6 @@ function statusBarItem(page, prefix) {
 
 module.exports = {
   sleep, waitFor, waitForWorkbench, textOf, focusWorkbench, chord, pickInQuickInput, openFile,
-  waitForActiveTab, runCommand, editorText, cursorLine, goToLine, textPosition, problems,
+  waitForActiveTab, runCommand, editorText, textPosition, problems,
   problemsByFile, currentLineText, showProblems, notifications, statusBarItem,
 };
