@@ -149,7 +149,7 @@ async function run(page) {
     const files = await waitForProblems(page, `the mismatch of ${PIN}`, (fs_) => {
       const builder = fileGroup(fs_, BUILDER);
       return pinMismatch(fs_) && builder && builder.problems.length > 0;
-    });
+    }, 60000); // the server's first analysis, on a loaded machine
     const mismatch = pinMismatch(files);
     assert(mismatch.related.some((r) => r.includes(BUILDER) && r.includes('builder build_attention_dense')),
       `the pin's mismatch has the builder as related information: ${JSON.stringify(mismatch)}`);

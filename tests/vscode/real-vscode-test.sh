@@ -103,7 +103,7 @@ NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" \
   --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
 if [ "$status" -ne 0 ]; then
   # What the extension said: its output channel and the extension host's log.
-  find "$data/logs" -name '*impactd*.log' -o -name 'exthost.log' 2>/dev/null | while read -r log; do
+  find "$data/logs" -name '*impactd*.log' -o -name '*exthost*.log' 2>/dev/null | while read -r log; do
     cp "$log" "$out/" 2>/dev/null || true
     echo "---- $(basename "$log") (last 40 lines)"
     tail -n 40 "$log"
