@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing (Debian 12 packages), fetches the pinned grammars (npm) and builds.
+# Installs what is missing (Debian 12 packages), fetches the pinned grammars (npm), installs the
+# real VS Code for the editor test (scripts/install-code-server.sh) and builds.
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -8,7 +9,10 @@ cd "$here"
 packages=(build-essential cmake ninja-build pkg-config git
           llvm-22-dev libgit2-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
           libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev
-          neovim)  # neovim: the headless editor-client test (tests/clients)
+          neovim   # neovim: the headless editor-client test (tests/clients)
+          # The real-VS-Code test (tests/vscode): Debian's chromium drives code-server's page;
+          # code-server searches with ripgrep; its native modules build against the -dev packages.
+          ripgrep chromium libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,6 +31,15 @@ fi
 if [ ! -d tests/clients/node_modules ]; then
   (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+
+# The VS Code extension's build tools (editors/vscode/package-lock.json): the editor test packages it.
+if [ ! -d editors/vscode/node_modules ]; then
+  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
+# code-server and puppeteer-core for the real-VS-Code test, pinned by scripts/code-server/ and
+# cached per machine (~/.cache/impactd); nothing to do when the cached copy is complete.
+"$here/scripts/install-code-server.sh" >/dev/null
 
 build="${IMPACT_BUILD_DIR:-build}"
 if [ ! -f "$build/CMakeCache.txt" ]; then
