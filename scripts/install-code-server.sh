@@ -3,7 +3,7 @@
 # VS Code server, npm) and puppeteer-core, pinned by scripts/code-server/package-lock.json, into a
 # cache folder shared by every checkout on the machine:
 #   ${IMPACT_CODE_SERVER_CACHE:-${XDG_CACHE_HOME:-~/.cache}/impactd}/code-server-<version>-<lock hash>
-# Needs the Debian packages scripts/setup.sh installs (ripgrep, and the -dev packages node-gyp
+# Needs the Debian packages scripts/setup.sh --tests installs (ripgrep, and the -dev packages node-gyp
 # builds against). Idempotent: returns at once when the folder is complete.
 #
 #   scripts/install-code-server.sh           install when missing; print the folder
@@ -30,7 +30,7 @@ if [ -f "$dir/.installed" ]; then
 fi
 
 for tool in rg node npm; do
-  command -v "$tool" >/dev/null || { echo "install-code-server: '$tool' is missing (run scripts/setup.sh)" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "install-code-server: '$tool' is missing (run scripts/setup.sh --tests)" >&2; exit 1; }
 done
 mkdir -p "$cache"
 exec 9>"$dir.lock"
