@@ -92,16 +92,38 @@ TEST(KernargsCompare, CopyMissingAnUnconditionalArgumentDisagrees) {
   EXPECT_EQ(compareCopy(builder("b", args), copy(eight())).outcome, Comparison::Outcome::Disagree);
 }
 
-TEST(KernargsCompare, LaunchCallsAreComparedByCount) {
+TEST(KernargsCompare, LaunchCallsAreComparedByCountAndKindNeverByName) {
+  // A launch call states expressions, not names: `s.scale` at the slot named `scale` agrees,
+  // and so does an argument whose kind the file does not state (reported separately).
   std::vector<KernelArg> launch;
-  for (const char* e : {"q.ptr", "k.ptr", "v.ptr", "o.ptr", "s.scale", "s.b", "s.sq", "s.skv"})
-    launch.push_back({e, "", 0});
+  for (const char* e : {"q.ptr", "k.ptr", "v.ptr", "o.ptr"}) launch.push_back({e, "global_buffer", 8});
+  launch.push_back({"binding.scale", "by_value", 4});
+  for (const char* e : {"static_cast<int32_t>(s.b)", "1", "2"}) launch.push_back({e, "by_value", 4});
   EXPECT_EQ(compareCopy(builder("b", eight()), copy(launch, CppArgList::Form::Launch)).outcome,
             Comparison::Outcome::Agree);
-  launch.pop_back();
-  auto c = compareCopy(builder("b", eight()), copy(launch, CppArgList::Form::Launch));
+  // Count always.
+  auto shorter = launch;
+  shorter.pop_back();
+  auto c = compareCopy(builder("b", eight()), copy(shorter, CppArgList::Form::Launch));
   EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
-  EXPECT_EQ(c.message, "copy has 7 arguments, builder has 8");
+  EXPECT_EQ(c.message, "copy has 7 arguments, builder has 8: missing seqlen_kv (by_value/4) at #7");
+  // Kind and size where known: an int64_t cast where the builder has I32.
+  auto wide = launch;
+  wide[6] = {"static_cast<int64_t>(sq)", "by_value", 8};
+  c = compareCopy(builder("b", eight()), copy(wide, CppArgList::Form::Launch));
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
+  EXPECT_EQ(c.message, "#6 seqlen_q: copy by_value/8, builder by_value/4");
+  EXPECT_EQ(c.focusCopy, 6);
+  // Unknown kind: not a mismatch, but said.
+  auto unknown = launch;
+  unknown[5] = {"compute(s)", "", 0};
+  unknown[5].resolved = false;
+  unknown[5].unresolvedReason = "the result type of 'compute(...)' is not stated in this file";
+  c = compareCopy(builder("b", eight()), copy(unknown, CppArgList::Form::Launch));
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Agree);
+  ASSERT_EQ(c.unresolved.size(), 1u);
+  EXPECT_EQ(c.unresolved[0],
+            "launch argument #5 compute(s) (the result type of 'compute(...)' is not stated in this file)");
 }
 
 TEST(KernargsCompare, TheClosestOfSeveralListsIsChosen) {
