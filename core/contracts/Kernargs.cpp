@@ -1,5 +1,7 @@
 #include "contracts/Kernargs.h"
 
+#include "contracts/CatalogPairing.h"
+
 #include <algorithm>
 #include <cctype>
 #include <tuple>
@@ -485,6 +487,15 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
       p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
       const bool named = list.named && list.form != CppArgList::Form::Launch;
+
+      // A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
+      if (list.catalog && !list.builderHint) {
+        std::string note;
+        if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) p.builder = cb;
+        else p.note = note;
+        out.push_back(std::move(p));
+        continue;
+      }
 
       // A descriptor copy that names its builder pairs with it first.
       if (list.builderHint) {

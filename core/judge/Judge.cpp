@@ -238,6 +238,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       {"symbols", &judgeSymbols, {FileKind::Cpp, FileKind::Manifest, FileKind::Descriptor}},
       {"removed-symbol", &judgeRemovedSymbols, {FileKind::Python, FileKind::Descriptor}},
       {"build", &judgeBuildFiles, {FileKind::Cpp, FileKind::Other}},
+      {"catalog-geometry", &judgeCatalogGeometry, {FileKind::Python, FileKind::Descriptor}},
   };
   for (const Entry& e : contracts) {
     bool reuse = memo && memo->valid && memo->rows.count(e.name);

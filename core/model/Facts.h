@@ -69,6 +69,16 @@ struct CppArgList {
   };
   std::optional<BuilderHint> builderHint;
   std::map<std::string, std::string> spec;
+  // An entry of a real AOT catalog (`rocke/aot_catalog/<arch>/<family>/family.json`, DOMAIN.md
+  // §6): it names no builder; it pairs through the folder's arch and family and its `symbol`
+  // (core/contracts/CatalogPairing). `grid`/`block`: the entry's geometry as canonical JSON.
+  struct CatalogEntry {
+    std::string arch, family, symbol;
+    bool persistent = false;  // `_persist<N>` in the symbol
+    std::string grid, block;
+    SourceRange geometry;  // the entry's `grid` value (`block` when it has no grid)
+  };
+  std::optional<CatalogEntry> catalog;
 };
 
 // launch_surface entry of a *.profile.yaml (DOMAIN.md §5)
