@@ -1,6 +1,8 @@
 // The kernargs contract on hand-built facts: comparison (R2.1, R2.2) and pairing (R2.3).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "contracts/Kernargs.h"
 
 namespace impact {
@@ -250,6 +252,59 @@ TEST(KernargsPairing, CopyKeysAreStableAndDistinct) {
   ASSERT_EQ(pairs.size(), 2u);
   EXPECT_NE(pairs[0].copy.key, pairs[1].copy.key);
   EXPECT_EQ(pairs[0].copy.key, pairKernargs(t.facts, Layout{})[0].copy.key);
+}
+
+// Real AOT catalog entries (DOMAIN.md §6) pair through the folder and the symbol.
+TEST(KernargsPairing, CatalogEntriesPairThroughFamilyModuleAndSymbol) {
+  Tree t;
+  t.add(kLib + "kernels/gfx950/attention_dense.py", FileKind::Python).builders = {
+      builder("build_attention_dense_reduce", {ptr("p")}), builder("build_attention_dense", eight()),
+      builder("_build_attention_dense_persistent", {ptr("q")})};
+  auto entry = [](std::string family, std::string symbol) {
+    CppArgList l = copy({unnamed(ptr("Q"))}, CppArgList::Form::Static, symbol);
+    l.catalog = CppArgList::CatalogEntry{"gfx950", std::move(family), std::move(symbol)};
+    return l;
+  };
+  const std::string cat = "dnn-providers/hip-kernel-provider/rocke/aot_catalog/gfx950/";
+  // attention_dense_prefill -> attention_dense.py; the longest op the symbol starts with wins
+  // (not the private persistent body).
+  t.add(cat + "attention_dense_prefill/family.json", FileKind::Descriptor).lists = {
+      entry("attention_dense_prefill", "rocke_attention_dense_d128_bf16"),
+      entry("attention_dense_prefill", "rocke_attention_dense_reduce_d128")};
+  // No such module, nor any shorter family name.
+  t.add(cat + "softmax_online/family.json", FileKind::Descriptor).lists = {entry("softmax_online", "rocke_softmax")};
+  auto pairs = pairKernargs(t.facts, Layout{});
+  std::map<std::string, const KernargsPair*> bySymbol;
+  for (const auto& p : pairs) bySymbol[p.copy.list->symbol] = &p;
+  ASSERT_EQ(bySymbol.size(), 3u);
+  ASSERT_TRUE(bySymbol["rocke_attention_dense_d128_bf16"]->builder);
+  EXPECT_EQ(bySymbol["rocke_attention_dense_d128_bf16"]->builder->builder->name, "build_attention_dense");
+  ASSERT_TRUE(bySymbol["rocke_attention_dense_reduce_d128"]->builder);
+  EXPECT_EQ(bySymbol["rocke_attention_dense_reduce_d128"]->builder->builder->name, "build_attention_dense_reduce");
+  EXPECT_FALSE(bySymbol["rocke_softmax"]->builder);
+  EXPECT_EQ(bySymbol["rocke_softmax"]->note,
+            "catalog family softmax_online (gfx950): no module " + kLib + "kernels/gfx950/softmax_online.py nor " + kLib +
+                "kernels/gfx950/softmax.py");
+}
+
+// A catalog entry's variant picks the builder's list: `persistent` true -> the early return.
+TEST(KernargsCompare, APersistentCatalogEntryIsComparedWithThePersistentBody) {
+  PyBuilder b = builder("build_attention_dense", eight());
+  b.abis.push_back({"_build_attention_dense_persistent", "spec.persistent",
+                    {ptr("q_ptr"), ptr("k_ptr"), ptr("v_ptr"), ptr("o_ptr"), i32("work_items")}});
+  std::vector<KernelArg> five;
+  for (const auto& a : eight()) five.push_back(unnamed(a));
+  five.resize(5);
+  CppArgList persistent = copy(five);
+  persistent.spec["persistent"] = "true";
+  // Four pointers and an f32 where the persistent body has an i32 of the same size: agrees in
+  // kind and size. The non-persistent variant of the same list is stale.
+  EXPECT_EQ(compareCopy(b, persistent).abi->origin, "_build_attention_dense_persistent");
+  CppArgList plain = copy(five);
+  plain.spec["persistent"] = "false";
+  auto c = compareCopy(b, plain);
+  EXPECT_EQ(c.abi->origin, "build_attention_dense");
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
 }
 
 }  // namespace
