@@ -741,5 +741,22 @@ void Handler::launch(const Handle& h) const { kernel.launch(h.getStream(), a.sca
   EXPECT_EQ(launches[0]->args[0].unresolvedReason, "fields named 'scale' of different types in this file");
 }
 
+TEST(CppFactsLaunch, CyclicAutoLocalsAndDeepNestingEndWithAReasonNotAHang) {
+  const std::string src = "void Handler::launch(const Handle& h) const {\n"
+                          "  auto a = b;\n  auto b = a;\n"
+                          "  kernel.launch(h.getStream(), a, " + std::string(300, '(') + "1.0F" + std::string(300, ')') +
+                          ", cond ? nullptr : q.ptr);\n}\n";
+  FileFacts f = facts(src);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  ASSERT_EQ(launches[0]->args.size(), 3u);
+  EXPECT_FALSE(launches[0]->args[0].resolved);
+  EXPECT_FALSE(launches[0]->args[0].unresolvedReason.empty());
+  // Parentheses around a literal are looked through (up to a bound), and both branches of a
+  // conditional that agree give its kind.
+  EXPECT_EQ(launches[0]->args[2].kind, "global_buffer");
+  EXPECT_EQ(launches[0]->args[2].size, 8u);
+}
+
 }  // namespace
 }  // namespace impact
