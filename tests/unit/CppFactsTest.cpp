@@ -758,5 +758,27 @@ TEST(CppFactsLaunch, CyclicAutoLocalsAndDeepNestingEndWithAReasonNotAHang) {
   EXPECT_EQ(launches[0]->args[2].size, 8u);
 }
 
+TEST(CppFactsLaunch, NamespaceConstantsAndParametersHaveTheirDeclaredTypes) {
+  const std::string src = R"cpp(
+namespace {
+constexpr float kIdentityScale = 1.0F;
+constexpr auto kStride = static_cast<int64_t>(0);
+} // namespace
+void Handler::launch(const Handle& h, const float* bias, int32_t count) const
+{
+    kernel.launch(h.getStream(), kIdentityScale, kStride, bias, count);
+}
+)cpp";
+  FileFacts f = facts(src);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  const auto& a = launches[0]->args;
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a[0].kind + "/" + std::to_string(a[0].size), "by_value/4") << a[0].unresolvedReason;
+  EXPECT_EQ(a[1].kind + "/" + std::to_string(a[1].size), "by_value/8") << a[1].unresolvedReason;
+  EXPECT_EQ(a[2].kind + "/" + std::to_string(a[2].size), "global_buffer/8") << a[2].unresolvedReason;
+  EXPECT_EQ(a[3].kind + "/" + std::to_string(a[3].size), "by_value/4") << a[3].unresolvedReason;
+}
+
 }  // namespace
 }  // namespace impact

@@ -46,6 +46,21 @@ bool declaratorIsPointer(const Ctx& c, TSNode declarator) {
   return false;
 }
 
+// Every child of a declaration in its `declarator` field (`int a, b;` has two). Read with a tree
+// cursor: ts_node_field_name_for_child miscounts after a leading `const` in tree-sitter 0.20.
+std::vector<TSNode> declarators(TSNode decl) {
+  std::vector<TSNode> out;
+  TSTreeCursor cur = ts_tree_cursor_new(decl);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      const char* name = ts_tree_cursor_current_field_name(&cur);
+      if (name && std::string_view(name) == "declarator") out.push_back(ts_tree_cursor_current_node(&cur));
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  return out;
+}
+
 // Strips parentheses around an expression.
 TSNode unparen(TSNode n) {
   for (int i = 0; i < 16 && is(n, "parenthesized_expression"); ++i) {
@@ -74,21 +89,46 @@ InferredKind kindOfType(std::string_view typeText, bool pointer) {
 }
 
 DeclaredTypes::DeclaredTypes(const Ctx& c) : c_(c) {
+  // Struct and class bodies: their fields.
+  TSNode root = c.tree.root();
+  for (const Scope& sc : c.scopes) {
+    TSNode n = ts_node_descendant_for_byte_range(root, sc.span.start, sc.span.end);
+    if (is(n, "class_specifier") || is(n, "struct_specifier")) read(field(n, "body"), true);
+  }
+}
+
+void DeclaredTypes::prepare(int function) {
+  if (function < 0 || !prepared_.insert(function).second) return;
+  read(c_.functions[function].node, false);
+}
+
+void DeclaredTypes::read(TSNode root, bool fieldsOnly) {
+  if (isNull(root)) return;
   static const Query q(Lang::Cpp, queries::cpp_typed_declaration);
-  for (const auto& m : q.matches(c.tree.root())) {
-    TSNode ty = m.get("type"), declarator = m.get("declarator"), decl = m.get("decl");
-    if (isNull(ty) || isNull(declarator) || isNull(decl)) continue;
-    TSNode id = innermostIdentifier(declarator);
-    if (isNull(id)) continue;
-    Decl d;
-    d.name = noSpace(c.text(id));
-    d.type = std::string(c.text(ty));
-    d.pointer = declaratorIsPointer(c, declarator);
-    d.field = is(decl, "field_declaration");
-    d.function = d.field ? -1 : c.functionOf(decl);
-    d.value = m.get("value");
-    if (d.field && isNull(d.value)) d.value = field(decl, "default_value");
-    decls_.push_back(std::move(d));
+  for (const auto& m : q.matches(root)) {
+    TSNode ty = m.get("type"), decl = m.get("decl");
+    if (isNull(ty) || isNull(decl)) continue;
+    if (fieldsOnly != is(decl, "field_declaration")) continue;
+    for (TSNode declarator : declarators(decl)) {
+      TSNode value{};
+      if (is(declarator, "init_declarator")) {
+        value = field(declarator, "value");
+        declarator = field(declarator, "declarator");
+      }
+      if (isNull(declarator) || is(declarator, "function_declarator")) continue;
+      if (!seen_.insert(ts_node_start_byte(declarator)).second) continue;  // nested classes
+      TSNode id = innermostIdentifier(declarator);
+      if (isNull(id)) continue;
+      Decl d;
+      d.name = noSpace(c_.text(id));
+      d.type = std::string(c_.text(ty));
+      d.pointer = declaratorIsPointer(c_, declarator);
+      d.field = fieldsOnly;
+      d.function = d.field ? -1 : c_.functionOf(decl);
+      d.value = value;
+      if (d.field && isNull(d.value)) d.value = field(decl, "default_value");
+      decls_.push_back(std::move(d));
+    }
   }
 }
 
@@ -182,6 +222,19 @@ InferredKind DeclaredTypes::infer(TSNode expr, int function, int depth) const {
       }
     }
     if (best) return ofDecl(*best, depth);
+    // A namespace-scope constant: `constexpr float kScale = 1.0F;` (its declaration's type).
+    if (const Constant* k = lookup(c_, name, c_.siteOf(n))) {
+      TSNode decl = parentOf(parentOf(k->value));
+      if (is(decl, "declaration") || is(decl, "field_declaration")) {
+        Decl d;
+        d.name = name;
+        d.type = std::string(c_.text(field(decl, "type")));
+        d.pointer = declaratorIsPointer(c_, field(parentOf(k->value), "declarator"));
+        d.value = k->value;
+        d.function = k->site.function;
+        return ofDecl(d, depth);
+      }
+    }
     return unknown("'" + name + "' is not declared in this file");
   }
   return unknown("the kind of '" + text + "' is not stated in this file");

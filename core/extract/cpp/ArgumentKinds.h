@@ -6,6 +6,7 @@
 // argument whose kind the file does not state comes back unresolved, with the reason.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +27,15 @@ struct InferredKind {
 // declarator adds a `*`. Unknown type names come back not known.
 InferredKind kindOfType(std::string_view typeText, bool pointer);
 
-// Every typed declaration of one file (locals, parameters, fields), built once per file that
-// has a launch call.
+// The typed declarations a launch argument can name: the fields of every struct/class of the
+// file (read once per file that has a launch call) and the locals and parameters of the
+// functions that hold a launch call (read per function, on demand: the query runs over that
+// function only, not the whole file). Namespace-scope names come from the file's constants.
 class DeclaredTypes {
  public:
   explicit DeclaredTypes(const Ctx& c);
+  // Reads the locals and parameters of function `function` (once); call before infer().
+  void prepare(int function);
   // The kind of an argument expression written inside function `function` (-1: none).
   InferredKind infer(TSNode expr, int function) const;
 
@@ -45,8 +50,11 @@ class DeclaredTypes {
   };
   InferredKind infer(TSNode expr, int function, int depth) const;
   InferredKind ofDecl(const Decl& d, int depth) const;
+  void read(TSNode root, bool fieldsOnly);
   const Ctx& c_;
   std::vector<Decl> decls_;
+  std::set<int> prepared_;
+  std::set<uint32_t> seen_;  // start bytes of declarators already read
 };
 
 }  // namespace impact::cpp

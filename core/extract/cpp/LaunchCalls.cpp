@@ -57,6 +57,7 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
       l.fingerprint = codeFingerprint(c.tree, call);
     }
     if (!types) types = std::make_unique<DeclaredTypes>(c);
+    types->prepare(f);
     for (size_t i = 1; i < a.size(); ++i) {  // a[0] is the stream
       KernelArg k;
       k.name = collapse(c.text(a[i]));
