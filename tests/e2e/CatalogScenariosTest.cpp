@@ -221,9 +221,9 @@ TEST(CatalogScenarios, TheCatalogBlockChangingAloneReadsChanged) {
   EXPECT_EQ(rowsWith(r.out, {"inert", "kernargs"}),
             (std::vector<std::string>{
                 "inert  kernargs  " + kBuilderSide + "  <->  " + cat + line(repo, "\"args_signature\"") + " " + kSymbol +
-                    " args_signature  only comments or whitespace changed",
+                    " args_signature  its argument list did not change",
                 "inert  kernargs  " + kBuilderSide + "  <->  " + cat + line(repo, "\"args_signature\"", kPersistSymbol) +
-                    " " + kPersistSymbol + " args_signature  only comments or whitespace changed"}))
+                    " " + kPersistSymbol + " args_signature  its argument list did not change"}))
       << r.out;
   EXPECT_EQ(rowsStarting(r.out, "changed"),
             (std::vector<std::string>{
