@@ -607,6 +607,24 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         if (stem(file) == name + "Native") { b = builderByKey.at(key); break; }
       if (b) p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
     }
+    // A launch call no manifest declares, in a file named after a module of its arch
+    // (Gfx942AttentionDenseNative.cpp <-> kernels/gfx942/attention_dense.py): that module's one
+    // public b.param builder.
+    if (!b && p.copy.list->form == CppArgList::Form::Launch) {
+      const std::string file = squashedFileName(p.copy.path), arch = archFromPath(p.copy.path);
+      std::vector<size_t> hits;
+      for (size_t i = 0; i < all.size(); ++i) {
+        const PyBuilder& pb = *all[i].builder;
+        if (pb.style != PyBuilder::Style::Params || pb.name.starts_with("_") || pb.name.find('.') != std::string::npos)
+          continue;
+        if (arch.empty() || archFromPath(all[i].path) != arch) continue;
+        if (fileAffinity(file, allTokens[i])) hits.push_back(i);
+      }
+      if (hits.size() == 1) {
+        b = all[hits[0]];
+        p.note = absl::StrCat("paired through the file name with ", b->path, ":", b->builder->name);
+      }
+    }
     if (!b) continue;
     p.builder = b;
     out.push_back(std::move(p));

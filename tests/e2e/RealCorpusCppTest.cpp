@@ -408,5 +408,28 @@ TEST(RealCorpusCpp, DenseDeclaredClassMethodSurfaceYieldsItsPair) {
       << r.out;
 }
 
+TEST(RealCorpusCpp, DenseLaunchNoProfileDeclaresPairsThroughTheFileName) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  R repo;
+  // Without the profile, Gfx942AttentionDenseNative.cpp is named after
+  // kernels/gfx942/attention_dense.py, whose one public b.param builder its launch restates.
+  repo.remove(R::kDenseProfile);
+  repo.commit("no profile");
+  repo.git("branch -f main HEAD");
+  repo.replace(R::kDenseBuilder, kDenseScale, kDenseScale + "    window_p = b.param(\"window\", I32)\n");
+  repo.commit("helper gains window");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  auto rows = rowsOf(r.out);
+  EXPECT_EQ(shapes(rows), (V{kDenseLaunch})) << r.out;
+  auto k = kernargsRows(rows);
+  ASSERT_EQ(k.size(), 1u) << r.out;
+  EXPECT_EQ(k[0]->mirror, denseLaunchSide(repo));
+  EXPECT_EQ(k[0]->message,
+            "paired through the file name with rocke/library/kernels/gfx942/attention_dense.py:build_attention_dense; "
+            "copy has 5 arguments, builder has 6: missing window (by_value/4) at #5");
+}
+
 }  // namespace
 }  // namespace impact::testing
