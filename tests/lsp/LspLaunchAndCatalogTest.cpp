@@ -42,8 +42,16 @@ TEST(LspLaunchAndCatalog, TheLaunchDiagnosticLandsOnTheArgumentOnTheRealTiledPac
       << err->dump();
   // The builder's side: the b.param that changed.
   ASSERT_EQ((*err)["relatedInformation"].size(), 1u) << err->dump();
-  EXPECT_EQ((*err)["relatedInformation"][0]["location"]["range"]["start"]["line"],
-            line0(repo, RealCorpusFixture::kTiledBuilder, "b.param(\"num_seqs\", I64)"));
+  int pl = line0(repo, RealCorpusFixture::kTiledBuilder, "b.param(\"num_seqs\", I64)");
+  EXPECT_EQ((*err)["relatedInformation"][0]["location"]["range"]["start"]["line"], pl);
+  // Hover on that b.param lists the launch call as a copy whose kind differs.
+  int pc = col0(repo, RealCorpusFixture::kTiledBuilder, pl, "b.param");
+  int id = c.request("textDocument/hover", at(uriIn(repo, RealCorpusFixture::kTiledBuilder), pl, pc + 3));
+  auto h = c.response(id);
+  ASSERT_TRUE(h && (*h)["result"].is_object()) << (h ? h->dump() : "timeout");
+  std::string v = (*h)["result"]["contents"]["value"];
+  EXPECT_NE(v.find("Gfx950AttentionTiledNative.cpp"), std::string::npos) << v;
+  EXPECT_NE(v.find("differs: by_value/4"), std::string::npos) << v;
   c.shutdownAndExit();
   EXPECT_EQ(c.waitExit(), 0);
 }
