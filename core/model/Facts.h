@@ -59,7 +59,8 @@ struct CppArgList {
   std::string variable;   // the declared/assigned variable, if any
   bool named = false;     // true when any element has a non-empty name
   SourceRange range;      // the braced list, the lambda's function, or the launch call
-  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size unknown
+  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size as the
+                                // file states them (core/extract/cpp/ArgumentKinds), else unresolved
   uint64_t fingerprint = 0;     // code fingerprint of the enclosing function (or the list)
   // Descriptor copies (packed UKD `signature`, catalog `args_signature`): the builder the
   // descriptor names (source relative to rocke/library), tried first when pairing, and the
