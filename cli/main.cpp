@@ -59,6 +59,7 @@ Contracts (see docs/contracts.md):
                        call, packed descriptor signature, catalog args_signature)
   launch-surface:NAME  a manifest launch_surface entry (grid, block, matcher, ...): its
                        python_source symbol and what it reaches vs its cpp_mirror
+  catalog-geometry     an AOT catalog's grid/block vs its module's *_grid/*_block functions
   symbols              a descriptor symbol string vs the pack's constants
   kmd-fields           a KMD field the C++ reads vs the manifest and KMD schema
   removed-symbol       a Python name removed or re-signed while a reader still uses it

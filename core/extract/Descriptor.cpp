@@ -292,8 +292,22 @@ std::string ukdNameOf(const json& ukd, const std::string& fallback) {
 
 // Catalog entries: every object holding an `args_signature` array, with the builder named by it
 // or the nearest enclosing object, compared unnamed (the catalog's own vocabulary).
+// `<...>/aot_catalog/<arch>/<family>/family.json` -> {arch, family}; empty when laid out otherwise.
+std::pair<std::string, std::string> catalogFolder(std::string_view path) {
+  std::string p(path);
+  auto at = p.rfind("aot_catalog/");
+  if (at == std::string::npos) return {};
+  std::string rest = p.substr(at + 12);  // "<arch>/<family>/family.json"
+  auto s1 = rest.find('/');
+  if (s1 == std::string::npos) return {};
+  auto s2 = rest.find('/', s1 + 1);
+  if (s2 == std::string::npos || rest.substr(s2 + 1) != "family.json") return {};
+  return {rest.substr(0, s1), rest.substr(s1 + 1, s2 - s1 - 1)};
+}
+
 void addCatalogEntries(const json& j, const std::string& pointer, std::optional<CppArgList::BuilderHint> hint,
-                       const LineIndex& idx, std::vector<CppArgList>& out, int depth) {
+                       const LineIndex& idx, std::vector<CppArgList>& out, int depth,
+                       const std::pair<std::string, std::string>& folder) {
   if (depth > 32) return;
   if (j.is_object()) {
     if (auto h = hintOf(j)) hint = h;
@@ -304,12 +318,27 @@ void addCatalogEntries(const json& j, const std::string& pointer, std::optional<
       l.form = CppArgList::Form::Static;
       l.symbol = str(j, "name");
       if (l.symbol.empty()) l.symbol = str(j, "kernel_name");
+      if (l.symbol.empty()) l.symbol = str(j, "symbol");
       if (l.symbol.empty()) l.symbol = str(j, "id");
       if (l.symbol.empty()) l.symbol = pointer.empty() ? "/" : pointer;
       l.variable = "args_signature";
       l.range = lineRange(idx, pointer + "/args_signature");
       l.builderHint = hint;
       if (auto sp = j.find("spec"); sp != j.end()) l.spec = specOf(*sp);
+      if (!hint && !folder.first.empty()) {
+        // The real format: no builder named; the folder and the symbol say which kernel, and
+        // `_persist<N>` which of its bodies (the persistent early return) the entry restates.
+        CppArgList::CatalogEntry ce;
+        ce.arch = folder.first;
+        ce.family = folder.second;
+        ce.symbol = str(j, "symbol");
+        ce.persistent = ce.symbol.find("_persist") != std::string::npos;
+        if (auto g = j.find("grid"); g != j.end()) ce.grid = g->dump();
+        if (auto b = j.find("block"); b != j.end()) ce.block = b->dump();
+        ce.geometry = lineRange(idx, pointer + (j.contains("grid") ? "/grid" : "/block"));
+        if (l.spec.empty()) l.spec["persistent"] = ce.persistent ? "true" : "false";
+        l.catalog = std::move(ce);
+      }
       size_t i = 0;
       for (const auto& e : *sig) {
         KernelArg a;
@@ -320,19 +349,22 @@ void addCatalogEntries(const json& j, const std::string& pointer, std::optional<
         if (!catalogTypeKindSize(type, a.kind, a.size)) {
           a.resolved = false;
           a.unresolvedReason = "catalog type '" + type + "' not known";
+        } else if (auto sb = e.find("size_bytes"); sb != e.end() && sb->is_number_unsigned()) {
+          a.size = sb->get<uint32_t>();  // an explicit size overrides the type's
         }
         l.args.push_back(std::move(a));
       }
-      l.fingerprint = listFingerprint(l, j);
+      // A real catalog entry's grid/block are judged by the catalog-geometry rule, not here.
+      l.fingerprint = listFingerprint(l, l.catalog ? *sig : j);
       out.push_back(std::move(l));
     }
     for (const auto& [k, v] : j.items())
       if (k != "args_signature" && (v.is_object() || v.is_array()))
-        addCatalogEntries(v, pointer + "/" + k, hint, idx, out, depth + 1);
+        addCatalogEntries(v, pointer + "/" + k, hint, idx, out, depth + 1, folder);
   } else if (j.is_array()) {
     for (size_t i = 0; i < j.size(); ++i)
       if (j[i].is_object() || j[i].is_array())
-        addCatalogEntries(j[i], pointer + "/" + std::to_string(i), hint, idx, out, depth + 1);
+        addCatalogEntries(j[i], pointer + "/" + std::to_string(i), hint, idx, out, depth + 1, folder);
   }
 }
 
@@ -466,7 +498,7 @@ void extractDescriptor(std::string_view path, std::string_view content, FileFact
 namespace {
 void extractCopiesAndSymbols(std::string_view path, std::string_view content, const json& j, const std::string& type,
                              bool catalog, FileFacts& f) {
-  LineIndex idx(content, {"signature", "args_signature", "graph_match", "match_symbol", "payload",
+  LineIndex idx(content, {"signature", "args_signature", "grid", "block", "graph_match", "match_symbol", "payload",
                           "dispatch_symbol", "fields"});
   addSymbols(type, j, idx, f.symbols);
   if (j.is_object()) {
@@ -481,7 +513,7 @@ void extractCopiesAndSymbols(std::string_view path, std::string_view content, co
     if (auto ks = j.find("kernel_source"); ks != j.end())
       addKpackSignature(*ks, ukdNameOf(j, f.descriptor->name), "/kernel_source", idx, f.lists);
   }
-  if (catalog) addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0);
+  if (catalog) addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0, catalogFolder(path));
 }
 }  // namespace
 

@@ -190,7 +190,9 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       r.message = lead + what + (moved.empty() ? "" : "; " + absl::StrJoin(moved, " and ") + " changed in code");
     } else {
       r.status = Status::Inert;
-      r.message = lead + "only comments or whitespace changed";
+      // A catalog entry's list fingerprint is its args_signature alone (grid/block are judged
+      // by catalog-geometry): other fields of the entry may have moved.
+      r.message = lead + (p.copy.list->catalog ? "its argument list did not change" : "only comments or whitespace changed");
     }
     if (!now.unresolved.empty() && r.status != Status::Inert)
       r.message += "; type not resolved for " + absl::StrJoin(now.unresolved, ", ");
@@ -238,6 +240,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       {"symbols", &judgeSymbols, {FileKind::Cpp, FileKind::Manifest, FileKind::Descriptor}},
       {"removed-symbol", &judgeRemovedSymbols, {FileKind::Python, FileKind::Descriptor}},
       {"build", &judgeBuildFiles, {FileKind::Cpp, FileKind::Other}},
+      {"catalog-geometry", &judgeCatalogGeometry, {FileKind::Python, FileKind::Descriptor}},
   };
   for (const Entry& e : contracts) {
     bool reuse = memo && memo->valid && memo->rows.count(e.name);

@@ -59,7 +59,8 @@ struct CppArgList {
   std::string variable;   // the declared/assigned variable, if any
   bool named = false;     // true when any element has a non-empty name
   SourceRange range;      // the braced list, the lambda's function, or the launch call
-  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size unknown
+  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size as the
+                                // file states them (core/extract/cpp/ArgumentKinds), else unresolved
   uint64_t fingerprint = 0;     // code fingerprint of the enclosing function (or the list)
   // Descriptor copies (packed UKD `signature`, catalog `args_signature`): the builder the
   // descriptor names (source relative to rocke/library), tried first when pairing, and the
@@ -69,6 +70,16 @@ struct CppArgList {
   };
   std::optional<BuilderHint> builderHint;
   std::map<std::string, std::string> spec;
+  // An entry of a real AOT catalog (`rocke/aot_catalog/<arch>/<family>/family.json`, DOMAIN.md
+  // §6): it names no builder; it pairs through the folder's arch and family and its `symbol`
+  // (core/contracts/CatalogPairing). `grid`/`block`: the entry's geometry as canonical JSON.
+  struct CatalogEntry {
+    std::string arch, family, symbol;
+    bool persistent = false;  // `_persist<N>` in the symbol
+    std::string grid, block;
+    SourceRange geometry;  // the entry's `grid` value (`block` when it has no grid)
+  };
+  std::optional<CatalogEntry> catalog;
 };
 
 // launch_surface entry of a *.profile.yaml (DOMAIN.md §5)
