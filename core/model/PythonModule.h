@@ -46,7 +46,7 @@ struct PyImport {
   uint32_t line = 0;     // 0-based
 };
 
-// Python files: filled by the Python extractor (core/extract/PythonFacts.cpp).
+// Python files: filled by the Python extractor (core/extract/python/ModuleSymbols.cpp).
 // C++ files: `defs` lists every function definition (Kind::Function, name as qualified in its
 // class: "Pack::signature", "gfx950AttentionDenseGrid"; namespaces left out), with range and
 // fingerprint (core/extract/CppFunctions.cpp); the other fields stay empty.
