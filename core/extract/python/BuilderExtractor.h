@@ -30,8 +30,11 @@ struct ReturnTarget {
 struct FnFacts {
   std::vector<KernelArg> params;  // own b.param list
   bool hasParams = false;
+  bool literalNames = true;       // every own b.param names its argument with a literal
   std::vector<KernelArg> sigArgs;
   bool hasSig = false;
+  std::vector<KernelArg> listArgs;  // a returned literal list of {"name": .., "type": ..} dicts
+  bool hasList = false;
   std::vector<ReturnTarget> returns;  // early returns (before the first b.param) of calls
 };
 
@@ -47,7 +50,12 @@ class BuilderExtractor {
  public:
   BuilderExtractor(const SyntaxTree& t) : t_(t), resolver_(t, module_) {}
 
-  void run(std::vector<PyBuilder>& out);
+  // Builders go to `out`. In a module that has a b.param builder naming its arguments with
+  // literals (not one deriving its list from the signature function), a SignatureBuilder chain or a
+  // returned literal list of {name, type} dicts restates that builder's ABI: it goes to `copies`
+  // (compared like any C++ copy); in a module without one, a SignatureBuilder factory is a
+  // builder itself (Style::SignatureBuilder).
+  void run(std::vector<PyBuilder>& out, std::vector<CppArgList>& copies);
 
  private:
   const SyntaxTree& t_;
@@ -83,7 +91,8 @@ class BuilderExtractor {
   static void unresolve(KernelArg& a, const std::string& why);
 
   // Name of an argument from its expression (literal, loop variable, local string).
-  void setName(KernelArg& a, TSNode e, const Scope& s, Use u, Loops loops, const char* what);
+  // False when the name is not a literal (the argument is then marked unresolved).
+  bool setName(KernelArg& a, TSNode e, const Scope& s, Use u, Loops loops, const char* what);
 
   // Kind and size of an IR type expression (b.param's second argument).
   void setType(KernelArg& a, TSNode e, const Scope& s, Use u, Loops loops);
@@ -94,6 +103,13 @@ class BuilderExtractor {
   void conditionInto(KernelArg& a, const Ctx& c, const Scope& s);
 
   void sigMethod(const Event& ev, const Scope& s, FnFacts& f);
+
+  // One `{"name": .., "type": ..}` dict or `(name, type)` pair of an extend() or a returned list.
+  KernelArg entryArg(TSNode el, const Scope& s, Use u, Loops loops, const char* what);
+
+  // `return [{"name": "q_ptr", "type": "ptr<bf16,global>"}, ...]` (or a name bound to such a
+  // list): every element a dict with a "name" key. Fills f.listArgs.
+  void returnedEntries(const Event& ev, const Scope& s, FnFacts& f);
 
   std::optional<std::vector<TSNode>> literalList(TSNode e, const Scope& s, Use u, Loops loops, int depth);
 

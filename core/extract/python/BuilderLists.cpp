@@ -26,7 +26,7 @@
 
 namespace impact::pyextract {
 
-void BuilderExtractor::run(std::vector<PyBuilder>& out) {
+void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>& copies) {
   TSNode root = t_.root();
   module_.isModule = true;
   walkModule(t_, root, module_);
@@ -35,6 +35,9 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out) {
   info_.resize(fns_.size());
   scopes_.resize(fns_.size());
   for (size_t i = 0; i < fns_.size(); ++i) analyse(i);
+  bool paramsBuilder = false;
+  for (size_t i = 0; i < fns_.size(); ++i)
+    paramsBuilder = paramsBuilder || (builder(i, 0).isBuilder && facts_[i].hasParams && facts_[i].literalNames);
   for (size_t i = 0; i < fns_.size(); ++i) {
     BuilderInfo& bi = builder(i, 0);
     if (bi.isBuilder) {
@@ -48,7 +51,17 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out) {
       b.fingerprint = bi.fingerprint;
       out.push_back(std::move(b));
     }
-    if (facts_[i].hasSig) {
+    if (paramsBuilder && (facts_[i].hasSig || facts_[i].hasList)) {
+      // A restatement of this module's builder (`attention_dense_signature`): a copy.
+      CppArgList c;
+      c.form = CppArgList::Form::Static;
+      c.symbol = fns_[i].name;
+      c.range = rangeOf(fns_[i].nameNode);
+      c.args = facts_[i].hasSig ? facts_[i].sigArgs : facts_[i].listArgs;
+      c.named = std::any_of(c.args.begin(), c.args.end(), [](const KernelArg& a) { return !a.name.empty(); });
+      c.fingerprint = codeFingerprint(t_, fns_[i].def);
+      copies.push_back(std::move(c));
+    } else if (facts_[i].hasSig) {
       PyBuilder b;
       b.name = fns_[i].name;
       b.style = PyBuilder::Style::SignatureBuilder;
@@ -79,17 +92,19 @@ void BuilderExtractor::unresolve(KernelArg& a, const std::string& why) {
   a.unresolvedReason += why;
 }
 
-void BuilderExtractor::setName(KernelArg& a, TSNode e, const Scope& s, Use u, Loops loops, const char* what) {
+bool BuilderExtractor::setName(KernelArg& a, TSNode e, const Scope& s, Use u, Loops loops, const char* what) {
   if (ts_node_is_null(e)) {
     unresolve(a, std::string(what) + " call has no name argument");
-    return;
+    return false;
   }
   Value v = resolver_.expr(e, s, u, loops, 0);
-  if (v.k == VK::Str) a.name = v.str;
-  else {
-    a.name = text(e);
-    unresolve(a, "parameter name '" + clip(a.name, 80) + "' is not a literal string");
+  if (v.k == VK::Str) {
+    a.name = v.str;
+    return true;
   }
+  a.name = text(e);
+  unresolve(a, "parameter name '" + clip(a.name, 80) + "' is not a literal string");
+  return false;
 }
 
 void BuilderExtractor::setType(KernelArg& a, TSNode e, const Scope& s, Use u, Loops loops) {
@@ -144,7 +159,7 @@ void BuilderExtractor::analyse(size_t i) {
         Args args = argsOf(ev.node);
         KernelArg a;
         a.range = rangeOf(ev.node);
-        setName(a, args.get(0, {"name"}), s, u, loops, "b.param");
+        if (!setName(a, args.get(0, {"name"}), s, u, loops, "b.param")) f.literalNames = false;
         setType(a, args.get(1, {"type", "ty", "dtype", "param_type"}), s, u, loops);
         conditionInto(a, ev.ctx, s);
         f.params.push_back(std::move(a));
@@ -156,7 +171,10 @@ void BuilderExtractor::analyse(size_t i) {
         sigMethod(ev, s, f);
         break;
       case Event::Return:
-        if (returnsSeen.insert(ts_node_start_byte(ev.node)).second) returns.push_back(&ev);
+        if (returnsSeen.insert(ts_node_start_byte(ev.node)).second) {
+          returns.push_back(&ev);
+          returnedEntries(ev, s, f);
+        }
         break;
     }
   }

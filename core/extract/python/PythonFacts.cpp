@@ -12,9 +12,11 @@ void extractPython(const SyntaxTree& tree, FileFacts& out) {
   try {
     pyextract::BuilderExtractor m(tree);
     std::vector<PyBuilder> found;
-    m.run(found);
+    std::vector<CppArgList> copies;
+    m.run(found, copies);
     out.builders.insert(out.builders.end(), std::make_move_iterator(found.begin()),
                         std::make_move_iterator(found.end()));
+    out.lists.insert(out.lists.end(), std::make_move_iterator(copies.begin()), std::make_move_iterator(copies.end()));
   } catch (...) {
     // Extraction must never throw: keep whatever was appended before the failure.
   }

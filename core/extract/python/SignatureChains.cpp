@@ -1,4 +1,5 @@
-// SignatureBuilder chains: `.ptr(name, dtype)`, `.scalar(name, "i32")`, `.extend([{name, type}])`.
+// SignatureBuilder chains: `.ptr(name, dtype)`, `.scalar(name, "i32")`, `.extend([{name, type}])`;
+// and returned literal lists of {name, type} dicts.
 #include "extract/python/BuilderExtractor.h"
 
 #include "extract/python/Literals.h"
@@ -80,33 +81,66 @@ void BuilderExtractor::sigMethod(const Event& ev, const Scope& s, FnFacts& f) {
     return;
   }
   for (TSNode el : *elems) {
-    KernelArg a;
-    a.range = rangeOf(el);
-    TSNode nameE{}, typeE{};
-    TSNode x = el;
-    if (is(x, "parenthesized_expression") && ts_node_named_child_count(x) == 1) x = ts_node_named_child(x, 0);
-    if (is(x, "dictionary")) {
-      for (TSNode p : namedChildren(x)) {
-        if (!is(p, "pair")) continue;
-        Value k = resolver_.expr(field(p, "key"), s, u, loops, 0);
-        if (k.k != VK::Str) continue;
-        if (k.str == "name") nameE = field(p, "value");
-        else if (k.str == "type") typeE = field(p, "value");
-      }
-    } else if (is(x, "tuple") || is(x, "list")) {
-      auto ch = namedChildren(x);
-      if (ch.size() >= 2) nameE = ch[0], typeE = ch[1];
-    }
-    if (ts_node_is_null(nameE) && ts_node_is_null(typeE)) {
-      a.name = text(el);
-      unresolve(a, "extend element '" + clip(text(el), 60) + "' is not a {name, type} entry");
-    } else {
-      setName(a, nameE, s, u, loops, "extend");
-      setSigType(a, typeE, s, u, loops);
-    }
+    KernelArg a = entryArg(el, s, u, loops, "extend");
     conditionInto(a, ev.ctx, s);
     f.sigArgs.push_back(std::move(a));
   }
+}
+
+KernelArg BuilderExtractor::entryArg(TSNode el, const Scope& s, Use u, Loops loops, const char* what) {
+  KernelArg a;
+  a.range = rangeOf(el);
+  TSNode nameE{}, typeE{};
+  TSNode x = el;
+  if (is(x, "parenthesized_expression") && ts_node_named_child_count(x) == 1) x = ts_node_named_child(x, 0);
+  if (is(x, "dictionary")) {
+    for (TSNode p : namedChildren(x)) {
+      if (!is(p, "pair")) continue;
+      Value k = resolver_.expr(field(p, "key"), s, u, loops, 0);
+      if (k.k != VK::Str) continue;
+      if (k.str == "name") nameE = field(p, "value");
+      else if (k.str == "type") typeE = field(p, "value");
+    }
+  } else if (is(x, "tuple") || is(x, "list")) {
+    auto ch = namedChildren(x);
+    if (ch.size() >= 2) nameE = ch[0], typeE = ch[1];
+  }
+  if (ts_node_is_null(nameE) && ts_node_is_null(typeE)) {
+    a.name = text(el);
+    unresolve(a, std::string(what) + " element '" + clip(text(el), 60) + "' is not a {name, type} entry");
+  } else {
+    setName(a, nameE, s, u, loops, what);
+    setSigType(a, typeE, s, u, loops);
+  }
+  return a;
+}
+
+void BuilderExtractor::returnedEntries(const Event& ev, const Scope& s, FnFacts& f) {
+  auto vals = namedChildren(ev.node);
+  if (vals.size() != 1 || f.hasList) return;
+  Use u{ts_node_start_byte(ev.node), &ev.ctx.path};
+  Loops loops{&ev.ctx.loops, ev.ctx.loops.size()};
+  std::optional<std::vector<TSNode>> elems = literalList(vals[0], s, u, loops, 0);
+  if (!elems || elems->empty()) return;
+  // Only a list of {name, type} dicts is an argument list: every element a dict naming "name".
+  for (TSNode el : *elems) {
+    TSNode x = el;
+    if (is(x, "parenthesized_expression") && ts_node_named_child_count(x) == 1) x = ts_node_named_child(x, 0);
+    if (!is(x, "dictionary")) return;
+    bool named = false;
+    for (TSNode p : namedChildren(x)) {
+      if (!is(p, "pair")) continue;
+      Value k = resolver_.expr(field(p, "key"), s, u, loops, 0);
+      if (k.k == VK::Str && k.str == "name") named = true;
+    }
+    if (!named) return;
+  }
+  for (TSNode el : *elems) {
+    KernelArg a = entryArg(el, s, u, loops, "list");
+    conditionInto(a, ev.ctx, s);
+    f.listArgs.push_back(std::move(a));
+  }
+  f.hasList = true;
 }
 
 std::optional<std::vector<TSNode>> BuilderExtractor::literalList(TSNode e, const Scope& s, Use u, Loops loops, int depth) {
