@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,6 +36,57 @@ class ModuleFactsBuilder {
   const SyntaxTree& t_;
   PyModuleFacts& out_;
   std::set<std::string> moduleRefSeen_;
+  // While a def's parameters and body are read: its annotated parameters (name -> type chain)
+  // and where reads on them go.
+  std::map<std::string, std::string> typed_;
+  std::vector<PyTypedRead>* typedOut_ = nullptr;
+
+  // The type an annotation names as a chain: `Spec`, `m.Spec`, `"Spec"`; "" for anything else
+  // (Optional[...], unions: the receiver's type is then not known).
+  std::string annotationChain(TSNode type) const {
+    if (ts_node_is_null(type)) return "";
+    TSNode e = type;
+    if (is(e, "type") && ts_node_named_child_count(e) == 1) e = ts_node_named_child(e, 0);
+    if (is(e, "identifier") || is(e, "attribute")) return chainOf(e);
+    if (is(e, "string")) {
+      std::string inner;
+      for (TSNode c : namedChildren(e))
+        if (is(c, "string_content")) inner += str(c);
+      if (inner.empty()) return "";
+      for (char c : inner)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return "";
+      return inner;
+    }
+    return "";
+  }
+
+  std::map<std::string, std::string> annotatedParameters(TSNode params) const {
+    std::map<std::string, std::string> out;
+    for (TSNode p : namedChildren(params)) {
+      TSNode nm{};
+      if (is(p, "typed_default_parameter")) nm = field(p, "name");
+      else if (is(p, "typed_parameter"))
+        for (TSNode c : namedChildren(p))
+          if (is(c, "identifier")) { nm = c; break; }
+      if (!is(nm, "identifier")) continue;
+      std::string type = annotationChain(field(p, "type"));
+      if (!type.empty()) out[str(nm)] = type;
+    }
+    return out;
+  }
+
+  // A read on an annotated parameter (`spec.batch` with `spec: AttentionDenseSpec`): recorded
+  // with its type. False when the chain's root is no annotated parameter.
+  bool typedRead(const std::string& chain) {
+    if (!typedOut_) return false;
+    auto dot = chain.find('.');
+    auto it = typed_.find(chain.substr(0, dot));
+    if (dot == std::string::npos || it == typed_.end()) return false;
+    auto end = chain.find('.', dot + 1);
+    PyTypedRead r{it->first, it->second, chain.substr(dot + 1, end == std::string::npos ? std::string::npos : end - dot - 1)};
+    if (std::find(typedOut_->begin(), typedOut_->end(), r) == typedOut_->end()) typedOut_->push_back(std::move(r));
+    return true;
+  }
 
   std::string str(TSNode n) const { return std::string(t_.text(n)); }
 
@@ -235,7 +288,7 @@ class ModuleFactsBuilder {
       if (!chain.empty()) {
         std::string root = chain.substr(0, chain.find('.'));
         if (!locals.count(root) || root == "self" || root == "cls") add(chain);
-        else member(field(n, "attribute"));
+        else if (!typedRead(chain) || std::count(chain.begin(), chain.end(), '.') > 1) member(field(n, "attribute"));
         if (root == "self" || root == "cls") member(field(n, "attribute"));
         return;
       }
@@ -339,9 +392,15 @@ class ModuleFactsBuilder {
     if (!ts_node_eq(outer, def))
       for (TSNode c : namedChildren(outer))
         if (is(c, "decorator")) collectRefs(c, {}, d.refs, seen, nullptr, 0);
+    typed_ = annotatedParameters(field(def, "parameters"));
+    for (auto it = typed_.begin(); it != typed_.end();)
+      it = it->first == "self" || it->first == "cls" ? typed_.erase(it) : std::next(it);
+    typedOut_ = &d.typedReads;
     collectRefs(field(def, "parameters"), locals, d.refs, seen, &members, 0);
     collectRefs(field(def, "return_type"), {}, d.refs, seen, nullptr, 0);
     collectRefs(field(def, "body"), locals, d.refs, seen, &members, 0);
+    typedOut_ = nullptr;
+    typed_.clear();
     d.members = std::move(members);
     functionImports(field(def, "body"), d.name, depth + 1);
     out_.defs.push_back(std::move(d));
