@@ -246,6 +246,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     if (memo) memo->rows[e.name] = more;
     if (memo) memo->judged += reuse ? 0 : 1;
     for (auto& r : more.rows) rows.push_back(std::move(r));
+    if (notes) notes->insert(notes->end(), more.notes.begin(), more.notes.end());
     explained.insert(more.explained.begin(), more.explained.end());
     covered.insert(more.covered.begin(), more.covered.end());
   }
