@@ -175,6 +175,8 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
         auto a = headArchs.forModule(py);
         auto b = baseArchs.forModule(py);
         a.insert(b.begin(), b.end());
+        // A module no descriptor reaches (or that does not exist): the profile's own arch.
+        if (a.empty() && !mf->manifest->arch.empty()) a.insert(mf->manifest->arch);
         r.archs.assign(a.begin(), a.end());
       }
       auto emit = [&](Status s, std::string message, bool preexisting) {
