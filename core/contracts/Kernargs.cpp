@@ -539,7 +539,11 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         // builders whose module the copy's file is named after come first (many kernels
         // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
         std::vector<BuilderRef> affine;
-        if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) affine = own->second;
+        bool ownModule = false;
+        if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
+          affine = own->second;
+          ownModule = true;
+        }
         const std::string file = squashedFileName(path);
         if (affine.empty())
           for (size_t i = 0; i < all.size(); ++i)
@@ -549,7 +553,8 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         if (exact) p.builder = exact;
         else if (closest) {
           p.builder = closest;
-          p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+          // A Python copy restates its own module's builder: no other builder was in question.
+          if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
         } else continue;  // not a copy of any known builder
       } else {
         pendingByFileName.push_back(std::move(p));

@@ -250,6 +250,7 @@ TEST(RealCorpusPython, DenseHelperGainingAnArgumentBreaksThePythonCopy) {
   ASSERT_EQ(copy.size(), 1u) << r.out;
   EXPECT_NE(copy[0].find("copy has 5 arguments, builder has 6: missing window_left (by_value/4) at #5"), std::string::npos)
       << copy[0];
+  EXPECT_EQ(copy[0].find("matches no builder"), std::string::npos) << copy[0];  // its own module's builder
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 
   // The restatement follows: the copy agrees again.
