@@ -3,6 +3,7 @@
 // no longer define it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -49,7 +50,8 @@ class C:
   ASSERT_TRUE(g);
   ASSERT_EQ(g->typedReads.size(), 1u);
   EXPECT_EQ(g->typedReads[0].type, "kernels.common.spec.Spec");
-  EXPECT_EQ(g->members, (std::vector<std::string>{"h"}));  // self reads are traced through the class
+  EXPECT_TRUE(g->members.empty());  // self in a method has its class's type: traced through the class
+  EXPECT_NE(std::find(g->refs.begin(), g->refs.end(), "self.h"), g->refs.end());
 }
 
 TreeFacts tree(const std::map<std::string, std::string>& files) {
@@ -143,6 +145,29 @@ TEST(ReceiverTypes, AMethodResignedInTheBaseIsChangedForAnnotatedCallers) {
   ASSERT_TRUE(typed);
   EXPECT_EQ(typed->status, Status::Changed);
   EXPECT_NE(typed->message.find("_SpecBase.area changed its parameters"), std::string::npos) << typed->message;
+}
+
+TEST(ReceiverTypes, SelfHasItsClassesType) {
+  const std::string other = kLib + "kernels/common/other.py";
+  const std::string own = kLib + "kernels/gfx950/own.py";
+  const std::string sub = kLib + "kernels/gfx950/sub.py";
+  std::map<std::string, std::string> before = {
+      {other, "class Other:\n    rows: int = 1\n"},
+      // reads self.rows on its own class, which keeps it; its imports reach Other
+      {own, "import kernels.common.other\n\n\nclass Own:\n    rows: int = 2\n\n    def area(self):\n"
+            "        return self.rows\n"},
+      // reads self.rows inherited from Other: the member is gone from its base
+      {sub, "from kernels.common.other import Other\n\n\nclass Sub(Other):\n    def area(self):\n"
+            "        return self.rows\n"},
+  };
+  auto after = before;
+  after[other] = "class Other:\n    cols: int = 1\n";
+  ContractRows rows = removed(before, after);
+  EXPECT_FALSE(rowFor(rows, own)) << rows.rows[0].message;
+  const Row* s = rowFor(rows, sub);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->status, Status::Changed);
+  EXPECT_NE(s->message.find("Sub.area reads it through self (a subclass) in self.rows"), std::string::npos) << s->message;
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ class ModuleFactsBuilder {
   // and where reads on them go.
   std::map<std::string, std::string> typed_;
   std::vector<PyTypedRead>* typedOut_ = nullptr;
+  bool inMethod_ = false;  // reading a method's parameters and body
 
   // The type an annotation names as a chain: `Spec`, `m.Spec`, `"Spec"`; "" for anything else
   // (Optional[...], unions: the receiver's type is then not known).
@@ -289,7 +290,8 @@ class ModuleFactsBuilder {
         std::string root = chain.substr(0, chain.find('.'));
         if (!locals.count(root) || root == "self" || root == "cls") add(chain);
         else if (!typedRead(chain) || std::count(chain.begin(), chain.end(), '.') > 1) member(field(n, "attribute"));
-        if (root == "self" || root == "cls") member(field(n, "attribute"));
+        // In a method, self/cls has its class's type: the chain is traced through the class.
+        if ((root == "self" || root == "cls") && !inMethod_) member(field(n, "attribute"));
         return;
       }
       member(field(n, "attribute"));
@@ -396,10 +398,12 @@ class ModuleFactsBuilder {
     for (auto it = typed_.begin(); it != typed_.end();)
       it = it->first == "self" || it->first == "cls" ? typed_.erase(it) : std::next(it);
     typedOut_ = &d.typedReads;
+    inMethod_ = !cls.empty();
     collectRefs(field(def, "parameters"), locals, d.refs, seen, &members, 0);
     collectRefs(field(def, "return_type"), {}, d.refs, seen, nullptr, 0);
     collectRefs(field(def, "body"), locals, d.refs, seen, &members, 0);
     typedOut_ = nullptr;
+    inMethod_ = false;
     typed_.clear();
     d.members = std::move(members);
     functionImports(field(def, "body"), d.name, depth + 1);
