@@ -559,18 +559,26 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
                                      decl->module, ") to compare");
         }
       } else if (named) {
-        // Builders whose module the copy's file is named after come first (many kernels
+        // A Python copy (attention_dense_signature) restates a builder of its own module; else
+        // builders whose module the copy's file is named after come first (many kernels
         // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
         std::vector<BuilderRef> affine;
+        bool ownModule = false;
+        if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
+          affine = own->second;
+          ownModule = true;
+        }
         const std::string file = squashedFileName(path);
-        for (size_t i = 0; i < all.size(); ++i)
-          if (fileAffinity(file, allTokens[i])) affine.push_back(all[i]);
+        if (affine.empty())
+          for (size_t i = 0; i < all.size(); ++i)
+            if (fileAffinity(file, allTokens[i])) affine.push_back(all[i]);
         auto [exact, closest] = bestByNames(affine, list);
         if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
         if (exact) p.builder = exact;
         else if (closest) {
           p.builder = closest;
-          p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+          // A Python copy restates its own module's builder: no other builder was in question.
+          if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
         } else continue;  // not a copy of any known builder
       } else {
         pendingByFileName.push_back(std::move(p));

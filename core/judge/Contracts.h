@@ -28,6 +28,7 @@ struct JudgeContext {
 struct ContractRows {
   std::vector<Row> rows;
   std::set<std::string> explained, covered;
+  std::vector<std::string> notes;  // said once under the rows (what could not be checked)
 };
 
 // R2.4: launch_surface entries (python_source symbols and the code they reach, C++ mirrors).

@@ -93,6 +93,10 @@ struct SurfaceEntry {
   std::string guard;
   std::string testPath;       // "" for none
   uint32_t line = 0;          // 0-based line of the entry in the manifest
+  // python_source written as prose, not a locator (pythonPath and pythonSymbol then empty): the
+  // Python files and code names it mentions, resolved by the judge (extract/ProseLocator.h).
+  bool pythonProse = false;
+  std::vector<std::string> proseFiles, proseSymbols;
 };
 
 struct KmdField {
