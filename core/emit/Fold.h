@@ -1,0 +1,35 @@
+// The fold (SPEC R4.3): a pure function of the report's rows and a validated emit document.
+// A `changed` row on a shipped Python module becomes `inert` only when every built family whose
+// module closure holds the module emitted equal arguments, IR and compile inputs at both
+// revisions. Never for code that runs after lowering (rocke/helpers/compile.py, rocke/runtime/),
+// never when a DVC pointer changed, never when such a family failed or timed out, never when the
+// row's copy changed too, and in the merged view only when the target tip changed no descriptor
+// and no shipped-closure module since the base.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "emit/EmitDocument.h"
+#include "model/Report.h"
+
+namespace impact::emit {
+
+struct FoldContext {
+  std::set<std::string> changedPaths;  // paths whose content differs between base and head
+  bool mergedGuard = false;            // the merged view may fold (see above)
+  std::string mergedGuardWhy;          // why not, for the note
+};
+
+struct FoldOutcome {
+  size_t folded = 0;
+  std::vector<std::string> notes;
+};
+
+// Does the path hold code that runs after lowering (an equal IR digest says nothing about it)?
+bool runsAfterLowering(const std::string& path);
+
+FoldOutcome foldRows(std::vector<Row>& rows, const EmitDocument& doc, const FoldContext& ctx);
+
+}  // namespace impact::emit
