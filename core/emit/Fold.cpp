@@ -60,7 +60,10 @@ FoldOutcome foldRows(std::vector<Row>& rows, const EmitDocument& doc, const Fold
   for (Row& r : rows) {
     if (!foldable(r)) continue;
     const std::string& module = r.python.path;
-    if (runsAfterLowering(module)) continue;
+    if (runsAfterLowering(module)) {
+      kept.insert(absl::StrCat(module, ": runs after lowering (an equal IR proves nothing about it)"));
+      continue;
+    }
     if (!r.mirror.empty() && ctx.changedPaths.count(r.mirror.path)) continue;
     if (r.view == "merged" && !ctx.mergedGuard) {
       kept.insert(absl::StrCat(module, " [merged]: ", ctx.mergedGuardWhy));
