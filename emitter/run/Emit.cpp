@@ -117,13 +117,18 @@ class Progress {
 
 void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& cache, const std::string& flavor,
              const EmitOptions& opts, Clock::time_point runDeadline, EmitStats& stats) {
+  // Jobs with one cache key (a family unchanged between base and head) are built once.
+  std::map<std::string, size_t> primary;
+  std::vector<size_t> toRun;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (primary.emplace(jobs[i].cacheKey, i).second) toRun.push_back(i);
   std::atomic<size_t> next{0};
   std::atomic<size_t> built{0}, cached{0};
-  Progress progress(opts.progress, jobs.size());
+  Progress progress(opts.progress, toRun.size());
   auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.familyBudget));
   auto work = [&] {
-    for (size_t i = next++; i < jobs.size(); i = next++) {
-      Job& j = jobs[i];
+    for (size_t n = next++; n < toRun.size(); n = next++) {
+      Job& j = jobs[toRun[n]];
       std::string label = absl::StrCat(j.family, j.head ? " (head)" : " (base)");
       if (auto hit = cache.get(j.cacheKey)) {
         j.answer = *hit;
@@ -153,8 +158,17 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
   };
   unsigned n = opts.jobs > 0 ? unsigned(opts.jobs) : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<size_t>(n, jobs.size()); ++t) pool.emplace_back(work);
+  for (unsigned t = 0; t < std::min<size_t>(n, toRun.size()); ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Job& p = jobs[primary[jobs[i].cacheKey]];
+    if (&p == &jobs[i]) continue;
+    jobs[i].answer = p.answer;
+    jobs[i].side.status = p.side.status;
+    jobs[i].side.error = p.side.error;
+    jobs[i].side.built = false;
+    ++cached;
+  }
   stats.built = built;
   stats.cached = cached;
 }
