@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "analysis/TreeFacts.h"
 #include "emit/Fold.h"
+#include "emit/PackTimeLine.h"
 #include "emit/TreeKey.h"
 #include "extract/Descriptor.h"
 #include "git/Repository.h"
@@ -180,6 +181,7 @@ absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Sn
   }
   auto out = emit::foldRows(rep.rows, doc, ctx);
   rep.notes.insert(rep.notes.end(), out.notes.begin(), out.notes.end());
+  rep.packTime = emit::packTimeLine(doc, &rep.notes);
   return absl::OkStatus();
 }
 

@@ -21,6 +21,7 @@
 #include "process/Sandbox.h"
 #include "python/ModuleGraph.h"
 #include "run/DriverCall.h"
+#include "run/PackTime.h"
 #include "tree/TreeExport.h"
 #include "variants/Variants.h"
 
@@ -351,6 +352,18 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
     doc.families.push_back(std::move(f));
   }
   stats.families = doc.families.size();
+  if (opts.probe) {
+    std::vector<ProbeSides> probes;
+    for (const auto& [key, fam] : plan.families) {
+      ProbeSides p;
+      p.family = key;
+      p.shippedAtBase = !fam.base.empty();
+      if (auto it = byFamily.find({key, false}); it != byFamily.end()) p.base = it->second->answer.value("probe", json());
+      if (auto it = byFamily.find({key, true}); it != byFamily.end()) p.head = it->second->answer.value("probe", json());
+      probes.push_back(std::move(p));
+    }
+    doc.packTime = packTimeTables(probes);
+  }
   if (statsOut) *statsOut = stats;
   return doc;
 }

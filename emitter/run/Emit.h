@@ -19,7 +19,7 @@ struct EmitOptions {
   double familyBudget = 300;  // seconds per family and revision
   double runBudget = 3600;    // seconds for the whole run
   bool progress = false;      // a progress line on stderr
-  bool probe = false;         // pack-time predicate tables (R5)
+  bool probe = true;          // pack-time predicate tables (R5)
 };
 
 struct EmitStats {
