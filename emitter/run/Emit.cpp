@@ -358,8 +358,9 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       ProbeSides p;
       p.family = key;
       p.shippedAtBase = !fam.base.empty();
-      if (auto it = byFamily.find({key, false}); it != byFamily.end()) p.base = it->second->answer.value("probe", json());
-      if (auto it = byFamily.find({key, true}); it != byFamily.end()) p.head = it->second->answer.value("probe", json());
+      for (bool h : {false, true})
+        if (auto it = byFamily.find({key, h}); it != byFamily.end() && it->second->answer.is_object())
+          (h ? p.head : p.base) = it->second->answer.value("probe", json());
       probes.push_back(std::move(p));
     }
     doc.packTime = packTimeTables(probes);
