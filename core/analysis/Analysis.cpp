@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "analysis/TreeFacts.h"
+#include "contracts/Kernargs.h"
 #include "emit/Fold.h"
 #include "emit/PackTimeLine.h"
 #include "emit/TreeKey.h"
@@ -156,7 +157,8 @@ std::set<std::string> changedPaths(const Snapshot& a, const Snapshot& b) {
 
 // SPEC R4.3: folds the rows with the emit document, after checking it was made for these trees.
 absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Snapshot& baseSnap,
-                      const Snapshot& headSnap, const std::string& targetTip, Report& rep) {
+                      const Snapshot& headSnap, const TreeFacts& headFacts, const Layout& layout,
+                      const std::string& targetTip, Report& rep) {
   const emit::EmitDocument& doc = *req.emit;
   std::string bt = emit::treeKey(baseSnap), ht = emit::treeKey(headSnap);
   if (doc.baseTree != bt || doc.headTree != ht)
@@ -165,6 +167,12 @@ absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Sn
         "); this report compares base ", bt, " and head ", ht, ": run impact emit for this range"));
   emit::FoldContext ctx;
   ctx.changedPaths = changedPaths(baseSnap, headSnap);
+  for (const auto& p : pairKernargs(headFacts, layout)) {
+    if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch) continue;  // launch calls state no kind/size
+    auto& args = ctx.copyArgs["kernargs|" + p.copy.key];
+    for (const auto& a : p.copy.list->args)
+      args.push_back({a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});
+  }
   if (!targetTip.empty()) {
     auto tip = repo.commitSnapshot(targetTip);
     if (!tip.ok()) return tip.status();
@@ -242,7 +250,7 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
     if (!st.ok()) return st;
   }
   if (req.emit) {
-    absl::Status st = foldEmit(req, **repo, *baseSnap, *headSnap, targetTip, rep);
+    absl::Status st = foldEmit(req, **repo, *baseSnap, *headSnap, headFacts, layout, targetTip, rep);
     if (!st.ok()) return st;
   }
   rep.rollup = rollUp(rep.rows);

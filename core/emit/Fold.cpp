@@ -34,6 +34,54 @@ std::string familyVerdict(const Family& f, const std::set<std::string>& failed) 
   return "";
 }
 
+bool argAgrees(const ArgRecord& copy, const ArgRecord& emitted) {
+  if (!copy.name.empty() && copy.name != emitted.name) return false;
+  if (!copy.kind.empty() && copy.kind != emitted.kind) return false;
+  if (copy.size != 0 && copy.size != emitted.size) return false;
+  return true;
+}
+
+bool listAgrees(const std::vector<ArgRecord>& copy, const std::vector<ArgRecord>& emitted) {
+  if (copy.size() != emitted.size()) return false;
+  for (size_t i = 0; i < copy.size(); ++i)
+    if (!argAgrees(copy[i], emitted[i])) return false;
+  return true;
+}
+
+std::string argText(const ArgRecord& a) {
+  return absl::StrCat(a.name.empty() ? "?" : a.name, " (", a.kind.empty() ? "?" : a.kind, "/", a.size, ")");
+}
+
+// The first difference between a copy and one emitted kernel's list.
+std::string firstDifference(const std::vector<ArgRecord>& copy, const KernelRecord& k) {
+  for (size_t i = 0; i < std::min(copy.size(), k.args.size()); ++i)
+    if (!argAgrees(copy[i], k.args[i]))
+      return absl::StrCat("#", i, ": copy has ", argText(copy[i]), ", ", k.name, " emitted ", argText(k.args[i]), " (",
+                          k.args[i].type, ")");
+  return absl::StrCat("copy has ", copy.size(), " arguments, ", k.name, " emitted ", k.args.size());
+}
+
+// A family whose arguments changed, for the kernargs row of one of its builders' copies: the
+// mismatch message when the copy agrees with no kernel emitted at the head; "" otherwise.
+std::string argumentEvidence(const Family& f, const std::vector<ArgRecord>& copy) {
+  bool changed = false;
+  const KernelRecord* example = nullptr;
+  const Variant* exampleVariant = nullptr;
+  size_t variants = 0;
+  for (const auto& v : f.variants) {
+    if (!v.head.present || !v.head.error.empty() || v.head.kernels.empty()) continue;
+    if (v.base.present && v.base.error.empty() && !v.argsEqual()) changed = true;
+    ++variants;
+    for (const auto& k : v.head.kernels)
+      if (listAgrees(copy, k.args)) return "";
+    if (!example) example = &v.head.kernels.front(), exampleVariant = &v;
+  }
+  if (!changed || !example) return "";
+  return absl::StrCat("emitter: the copy agrees with no kernel ", f.builder, " emitted at the head (", variants,
+                      variants == 1 ? " variant" : " variants", "; ", exampleVariant->name, ": ",
+                      firstDifference(copy, *example), ")");
+}
+
 bool foldable(const Row& r) {
   return r.status == Status::Changed && (r.contract == "kernel-code" || r.contract == "kernargs") &&
          r.python.path.ends_with(".py") && r.label.empty();
@@ -58,6 +106,20 @@ FoldOutcome foldRows(std::vector<Row>& rows, const EmitDocument& doc, const Fold
 
   std::set<std::string> kept;
   for (Row& r : rows) {
+    // Evidence first: a builder whose emitted arguments changed, and a copy that matches none.
+    if (r.contract == "kernargs" && r.status == Status::Changed && r.view.empty()) {
+      auto copy = ctx.copyArgs.find(r.key);
+      if (copy != ctx.copyArgs.end())
+        for (const auto& f : doc.families) {
+          if (f.path != r.python.path || f.builder != r.python.symbol) continue;
+          if (std::string why = argumentEvidence(f, copy->second); !why.empty()) {
+            r.status = Status::Mismatch;
+            r.message = absl::StrCat(r.message.empty() ? "" : r.message + "; ", why);
+            ++out.mismatches;
+            break;
+          }
+        }
+    }
     if (!foldable(r)) continue;
     const std::string& module = r.python.path;
     if (runsAfterLowering(module)) {
@@ -96,7 +158,10 @@ FoldOutcome foldRows(std::vector<Row>& rows, const EmitDocument& doc, const Fold
   for (const auto& k : kept) out.notes.push_back("emitter: stays changed: " + k);
   out.notes.insert(out.notes.begin(), absl::StrCat("emitter: ", out.folded, out.folded == 1 ? " row" : " rows",
                                                    " folded to inert (", doc.families.size(),
-                                                   doc.families.size() == 1 ? " family" : " families", " emitted)"));
+                                                   doc.families.size() == 1 ? " family" : " families", " emitted)",
+                                                   out.mismatches ? absl::StrCat("; ", out.mismatches,
+                                                                                 " copies disagree with the emitted arguments")
+                                                                  : std::string()));
   return out;
 }
 

@@ -5,8 +5,12 @@
 // never when a DVC pointer changed, never when such a family failed or timed out, never when the
 // row's copy changed too, and in the merged view only when the target tip changed no descriptor
 // and no shipped-closure module since the base.
+// A family whose arguments differ between the revisions is evidence: a kernargs row whose copy
+// agrees with no kernel the builder emitted at the head becomes a mismatch, even where static
+// extraction could not resolve the builder's list.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,12 +22,16 @@ namespace impact::emit {
 
 struct FoldContext {
   std::set<std::string> changedPaths;  // paths whose content differs between base and head
+  // The head's copies of argument lists, by kernargs row key ("kernargs|<copy key>"): name (""
+  // when unnamed), kind and size ("" / 0 when the copy does not state them).
+  std::map<std::string, std::vector<ArgRecord>> copyArgs;
   bool mergedGuard = false;            // the merged view may fold (see above)
   std::string mergedGuardWhy;          // why not, for the note
 };
 
 struct FoldOutcome {
   size_t folded = 0;
+  size_t mismatches = 0;  // rows the emitted arguments turned into mismatches
   std::vector<std::string> notes;
 };
 
