@@ -93,5 +93,57 @@ TEST_F(EmitEvidence, ACopyThatFollowedTheChangeIsNoMismatch) {
   EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx950") << r.out;
 }
 
+// The merged view (--target-tip): the target tip gained a copy of build_scale's list after the merge
+// base, so "build_scale <-> the new copy" is a row found only there.
+class EmitMergedView : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo_.refactorScale();
+    repo_.commit("refactor build_scale");
+    repo_.git("checkout -q main");
+    repo_.write(kPack, kPackText);
+    repo_.commit("the scale pack lands on the target");
+  }
+  RunResult reportAt(const std::string& tip) {
+    return impact("report --repo " + shellQuote(repo_.dir()) + " --base main --head feature --target-tip " + tip +
+                  " --emit " + shellQuote(repo_.docPath()));
+  }
+  E repo_;
+};
+
+TEST_F(EmitMergedView, FoldsWhenTheTargetChangedNoShippedModuleOrDescriptor) {
+  std::string mergeBase = repo_.git("merge-base main feature");
+  mergeBase.erase(mergeBase.find_last_not_of("\n") + 1);
+  RunResult e = run(shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " emit --repo " + shellQuote(repo_.dir()) +
+                    " --base " + mergeBase + " --head feature --cache " + shellQuote(repo_.cacheDir()) + " --out " +
+                    shellQuote(repo_.docPath()));
+  ASSERT_EQ(e.exitCode, 0) << e.err;
+  RunResult r = reportAt("main");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto merged = rowsWith(r.out, {"inert [merged]", "kernargs", kPack, "emitter: arguments, IR and compile inputs equal"});
+  EXPECT_EQ(merged.size(), 1u) << r.out;
+  // The emitter settles the Python side only: the pack file the target added still asks for a run.
+  EXPECT_EQ(rowsWith(r.out, {"changed [merged]", "copy-file", kPack}).size(), 1u) << r.out;
+}
+
+TEST_F(EmitMergedView, StaysChangedWhenTheTargetChangedAShippedModule) {
+  repo_.replace(std::string(E::kLib) + "kernels/gfx950/softmax.py", "    b.store(y, 0, b.op(\"exp\", m))\n",
+                "    b.store(y, 0, b.op(\"exp2\", m))\n");
+  repo_.commit("softmax in base 2 on the target");
+  std::string mergeBase = repo_.git("merge-base main feature");
+  mergeBase.erase(mergeBase.find_last_not_of("\n") + 1);
+  RunResult e = run(shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " emit --repo " + shellQuote(repo_.dir()) +
+                    " --base " + mergeBase + " --head feature --cache " + shellQuote(repo_.cacheDir()) + " --out " +
+                    shellQuote(repo_.docPath()));
+  ASSERT_EQ(e.exitCode, 0) << e.err;
+  RunResult r = reportAt("main");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rowsWith(r.out, {"changed [merged]", "kernargs", kPack}).size(), 1u) << r.out;
+  EXPECT_NE(r.out.find("[merged]: the target tip changed dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/softmax.py since the base"),
+            std::string::npos) << r.out;
+  // The head's own row still folds: the guard is for the merged view only.
+  EXPECT_EQ(rowsWith(r.out, {"inert", "kernel-code", E::kScale}).size(), 1u) << r.out;
+}
+
 }  // namespace
 }  // namespace impact::testing
