@@ -104,8 +104,10 @@ int emitCommand(const std::vector<std::string>& args) {
       return 3;
     }
   }
-  std::fprintf(stderr, "impact emit: %zu families, %zu variants; %zu family builds ran, %zu from the cache; %zu failures\n",
-               stats.families, stats.variants, stats.built, stats.cached, doc->failures.size());
+  std::fprintf(stderr,
+               "impact emit: %zu families, %zu variants; %zu family builds ran, %zu from the cache, %zu shared between "
+               "base and head; %zu failures\n",
+               stats.families, stats.variants, stats.built, stats.cached, stats.shared, doc->failures.size());
   return 0;
 }
 

@@ -168,7 +168,7 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
     jobs[i].side.status = p.side.status;
     jobs[i].side.error = p.side.error;
     jobs[i].side.built = false;
-    ++cached;
+    ++stats.shared;
   }
   stats.built = built;
   stats.cached = cached;

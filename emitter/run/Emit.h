@@ -24,6 +24,7 @@ struct EmitOptions {
 
 struct EmitStats {
   size_t families = 0, variants = 0, built = 0, cached = 0;
+  size_t shared = 0;  // family sides equal to the other revision's (same cache key): built once
 };
 
 // Errors: the same as impact report (not a repository, unknown revision, ...), no python3, a

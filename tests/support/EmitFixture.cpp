@@ -12,7 +12,7 @@ namespace impact::testing {
 namespace fs = std::filesystem;
 
 EmitFixture::EmitFixture(const std::string& from) {
-  fs::path src = from.empty() ? fs::path(exampleDir()) / ".." / "tests" / "fixtures" / "rocke-platform" : fs::path(from);
+  fs::path src = from.empty() ? fs::path(exampleDir()) / "rocke-platform" : fs::path(from);
   fs::copy(src, dir(), fs::copy_options::recursive);
   commit("rocKE fixture platform");
   git("checkout -q -b feature");
@@ -58,14 +58,7 @@ void EmitFixture::addUkd(const std::string& name, const std::string& kernelSourc
 }
 
 void EmitFixture::refactorScale() {
-  replace(kScale,
-          "    for t in range(tiles(spec.n, spec.block)):\n"
-          "        value = scaled_load(b, x, t * spec.block, alpha)\n"
-          "        b.store(out, t * spec.block, value)\n",
-          "    count = tiles(spec.n, spec.block)\n"
-          "    for tile in range(count):\n"
-          "        offset = tile * spec.block\n"
-          "        b.store(out, offset, scaled_load(b, x, offset, alpha))\n");
+  git("apply " + shellQuote((fs::path(exampleDir()) / "emitter-refactor.patch").string()));
 }
 
 }  // namespace impact::testing

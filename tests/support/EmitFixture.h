@@ -1,4 +1,4 @@
-// The emitter's fixture: tests/fixtures/rocke-platform (a small rocKE platform package in the
+// The emitter's fixture: examples/rocke-platform (a small rocKE platform package in the
 // real API's shape, three families, a KDP) committed on main with `feature` checked out, and a
 // private emitter cache. emit() runs `impact emit`, report() folds its document.
 #pragma once
@@ -35,7 +35,7 @@ class EmitFixture : public FixtureRepo {
   // Adds a UKD (its kernel_source object as JSON text) to the KDP.
   void addUkd(const std::string& name, const std::string& kernelSource);
 
-  // IR-preserving refactor of build_scale (a helper variable, a renamed loop variable).
+  // IR-preserving refactor of build_scale (examples/emitter-refactor.patch).
   void refactorScale();
 
  private:
