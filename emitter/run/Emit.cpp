@@ -21,6 +21,7 @@
 #include "process/Sandbox.h"
 #include "python/ModuleGraph.h"
 #include "run/DriverCall.h"
+#include "run/Jobs.h"
 #include "run/PackTime.h"
 #include "tree/TreeExport.h"
 #include "variants/Variants.h"
@@ -50,14 +51,6 @@ struct Side {
   std::set<std::string> driverClosure;  // modules the driver imports for every family
 };
 
-struct Job {
-  std::string family;
-  bool head = false;
-  json request;
-  std::string cacheKey;
-  emit::FamilySide side;
-  json answer;
-};
 
 absl::StatusOr<Driver> installDriver(const std::string& cacheDir) {
   Driver d;
@@ -92,86 +85,6 @@ std::string commonFlavor(const json& base, const json& head) {
     for (const auto& g : base)
       if (f == g && f.is_string()) return f.get<std::string>();
   return "";
-}
-
-class Progress {
- public:
-  Progress(bool on, size_t total) : on_(on), total_(total), start_(Clock::now()) {}
-  void update(const std::string& current, bool finished) {
-    if (!on_) return;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (finished) ++done_;
-    double s = std::chrono::duration<double>(Clock::now() - start_).count();
-    std::fprintf(stderr, "\r\033[Kemit: %zu/%zu family builds · %s · %.1fs", done_, total_, current.c_str(), s);
-    std::fflush(stderr);
-  }
-  ~Progress() {
-    if (on_) std::fputs("\r\033[K", stderr);
-  }
-
- private:
-  bool on_;
-  size_t total_, done_ = 0;
-  Clock::time_point start_;
-  std::mutex mu_;
-};
-
-void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& cache, const std::string& flavor,
-             const EmitOptions& opts, Clock::time_point runDeadline, EmitStats& stats) {
-  // Jobs with one cache key (a family unchanged between base and head) are built once.
-  std::map<std::string, size_t> primary;
-  std::vector<size_t> toRun;
-  for (size_t i = 0; i < jobs.size(); ++i)
-    if (primary.emplace(jobs[i].cacheKey, i).second) toRun.push_back(i);
-  std::atomic<size_t> next{0};
-  std::atomic<size_t> built{0}, cached{0};
-  Progress progress(opts.progress, toRun.size());
-  auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.familyBudget));
-  auto work = [&] {
-    for (size_t n = next++; n < toRun.size(); n = next++) {
-      Job& j = jobs[toRun[n]];
-      std::string label = absl::StrCat(j.family, j.head ? " (head)" : " (base)");
-      if (auto hit = cache.get(j.cacheKey)) {
-        j.answer = *hit;
-        j.side.status = "ok";
-        j.side.built = false;
-        ++cached;
-        progress.update(label, true);
-        continue;
-      }
-      progress.update(label, false);
-      auto deadline = std::min(Clock::now() + budget, runDeadline);
-      DriverOutcome o = callDriver(driver, j.request, flavor, deadline, nullptr);
-      j.side.built = true;
-      ++built;
-      j.side.status = o.status;
-      j.side.error = o.error;
-      if (o.status == "timed_out" && Clock::now() >= runDeadline)
-        j.side.error = "the whole run's timeout ended it; its process group was killed";
-      if (o.status == "ok") {
-        j.answer = o.answer;
-        cache.put(j.cacheKey, o.answer);
-      } else if (o.status == "failed") {
-        cache.put(j.cacheKey, json{{"error", o.error}});  // deterministic: the same inputs fail again
-      }
-      progress.update(label, true);
-    }
-  };
-  unsigned n = opts.jobs > 0 ? unsigned(opts.jobs) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<size_t>(n, toRun.size()); ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const Job& p = jobs[primary[jobs[i].cacheKey]];
-    if (&p == &jobs[i]) continue;
-    jobs[i].answer = p.answer;
-    jobs[i].side.status = p.side.status;
-    jobs[i].side.error = p.side.error;
-    jobs[i].side.built = false;
-    ++stats.shared;
-  }
-  stats.built = built;
-  stats.cached = cached;
 }
 
 emit::VariantSide sideOf(const VariantSpec& v, const json& answer, size_t index) {
@@ -288,30 +201,39 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       closure.insert(s.driverClosure.begin(), s.driverClosure.end());
       closures[key][h].assign(closure.begin(), closure.end());
       if (vs.empty()) continue;
-      Job j;
-      j.family = key;
-      j.head = h;
-      json variants = json::array();
-      for (const auto& v : vs) variants.push_back({{"name", v.name}, {"arch", v.arch}, {"spec", json::parse(v.spec, nullptr, false)}});
-      j.request = {{"mode", "build"},
-                   {"import_roots", s.tree.importRoots},
-                   {"flavor", doc.flavor.empty() ? json(nullptr) : json(doc.flavor)},
-                   {"family", {{"source", fam.source}, {"builder", fam.builder}}},
-                   {"variants", variants},
-                   {"probe", opts.probe},
-                   {"probe_budget", std::max(1.0, opts.familyBudget / 4)}};
-      CacheKeyInput ck{s.dataBlobs, variants, fam.source, fam.builder, doc.flavor, driver->version, opts.probe};
+      std::map<std::string, std::string> blobs = s.dataBlobs;
       for (const auto& p : closure)
-        if (const FileRef* r = s.snap.find(p)) ck.closureBlobs[p] = r->id;
-      if (!s.snap.find(fam.path)) ck.closureBlobs[fam.path] = "absent";
-      j.cacheKey = familyCacheKey(ck);
-      jobs.push_back(std::move(j));
+        if (const FileRef* r = s.snap.find(p)) blobs[p] = r->id;
+      if (!s.snap.find(fam.path)) blobs[fam.path] = "absent";
+      for (size_t first = 0; first < vs.size(); first += kChunkVariants) {
+        Job j;
+        j.family = key;
+        j.head = h;
+        j.first = first;
+        j.count = std::min(kChunkVariants, vs.size() - first);
+        json variants = json::array();
+        for (size_t i = first; i < first + j.count; ++i)
+          variants.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
+        bool probe = opts.probe && first == 0;
+        j.request = {{"mode", "build"},
+                     {"import_roots", s.tree.importRoots},
+                     {"flavor", doc.flavor.empty() ? json(nullptr) : json(doc.flavor)},
+                     {"family", {{"source", fam.source}, {"builder", fam.builder}}},
+                     {"variants", variants},
+                     {"probe", probe},
+                     {"probe_budget", std::max(1.0, opts.familyBudget / 4)}};
+        CacheKeyInput ck{blobs, variants, fam.source, fam.builder, doc.flavor, driver->version, probe};
+        j.cacheKey = familyCacheKey(ck);
+        jobs.push_back(std::move(j));
+      }
     }
   }
   runJobs(jobs, *driver, cache, doc.flavor, opts, runDeadline, stats);
 
-  std::map<std::pair<std::string, bool>, const Job*> byFamily;
-  for (const auto& j : jobs) byFamily[{j.family, j.head}] = &j;
+  std::map<std::pair<std::string, bool>, std::vector<const Job*>> chunks;
+  for (const auto& j : jobs) chunks[{j.family, j.head}].push_back(&j);
+  std::map<std::pair<std::string, bool>, MergedSide> merged;
+  for (const auto& [k, list] : chunks) merged[k] = mergeChunks(list);
   for (const auto& [key, fam] : plan.families) {
     emit::Family f;
     f.source = fam.source;
@@ -320,16 +242,12 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
     json answers[2];
     for (int h = 0; h < 2; ++h) {
       emit::FamilySide& side = h ? f.head : f.base;
-      auto it = byFamily.find({key, bool(h)});
-      if (it == byFamily.end()) {
+      auto it = merged.find({key, bool(h)});
+      if (it == merged.end()) {
         side.status = "absent";
       } else {
-        side = it->second->side;
-        answers[h] = it->second->answer;
-        if (side.status == "ok" && answers[h].contains("error")) {
-          side.status = "failed";
-          side.error = answers[h]["error"].is_string() ? answers[h]["error"].get<std::string>() : "failed";
-        }
+        side = it->second.side;
+        answers[h] = it->second.answer;
       }
       side.closure = closures[key][h];
     }
@@ -359,8 +277,8 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       p.family = key;
       p.shippedAtBase = !fam.base.empty();
       for (bool h : {false, true})
-        if (auto it = byFamily.find({key, h}); it != byFamily.end() && it->second->answer.is_object())
-          (h ? p.head : p.base) = it->second->answer.value("probe", json());
+        if (auto it = merged.find({key, h}); it != merged.end())
+          (h ? p.head : p.base) = it->second.answer.value("probe", json());
       probes.push_back(std::move(p));
     }
     doc.packTime = packTimeTables(probes);

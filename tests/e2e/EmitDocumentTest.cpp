@@ -118,5 +118,33 @@ TEST(EmitDocument, RecordsWhatItCouldNotInspectAndBuildsEveryLaunchOfAMultiLaunc
   EXPECT_TRUE(found) << reduce->dump(1);
 }
 
+TEST(EmitDocument, AFamilyOfManyVariantsIsBuiltInChunksAndComparedWhole) {
+  E repo;
+  repo.git("checkout -q main");
+  for (int k = 1; k <= 40; ++k)
+    repo.addUkd("scale_tile_" + std::to_string(k),
+                R"({"kind": "rocke", "source": "kernels/gfx950/scale.py", "builder": "build_scale", "spec": {"n": )" +
+                    std::to_string(64 * k) + R"(, "block": 64}})");
+  repo.commit("ship 40 more scale variants");
+  repo.git("checkout -q -B feature");
+  repo.refactorScale();
+  repo.commit("refactor");
+  RunResult e = repo.emit("--jobs 2");
+  ASSERT_EQ(e.exitCode, 0) << e.err;
+  // 42 scale variants at each revision: two calls each (32 + 10); softmax and reduce once, shared.
+  EXPECT_NE(e.err.find("6 family builds ran"), std::string::npos) << e.err;
+  auto doc = repo.doc();
+  const auto* scale = repo.family(doc, "kernels/gfx950/scale.py");
+  ASSERT_NE(scale, nullptr);
+  ASSERT_EQ((*scale)["variants"].size(), 42u);
+  for (const auto& v : (*scale)["variants"]) {
+    ASSERT_FALSE(v["head"]["kernels"].empty()) << v.dump();
+    EXPECT_EQ(v["head"]["kernels"][0]["ir_sha256"], v["base"]["kernels"][0]["ir_sha256"]) << v["name"];
+  }
+  RunResult r = repo.report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rowsWith(r.out, {"inert", "kernel-code", E::kScale, "equal for all 42 shipped variants"}).size(), 1u) << r.out;
+}
+
 }  // namespace
 }  // namespace impact::testing
