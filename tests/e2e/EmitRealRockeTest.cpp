@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "support/EmitFixture.h"
 #include "support/ReportText.h"
@@ -83,6 +85,44 @@ TEST_F(RealRocke, AnIrChangingEditOfTheRealDenseBuilderDoesNotFold) {
   EXPECT_FALSE(rowsWith(r.out, {"changed", kDense}).empty()) << r.out;
   EXPECT_NE(r.out.find("IR differs"), std::string::npos) << r.out;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx950") << r.out;
+}
+
+// The real KDP (trimmed to its first 4 UKDs) names spec fields this builder revision does not have:
+// each variant is recorded as failed with the fields it refused, and no row folds on them.
+TEST_F(RealRocke, TheRealKdpsSpecsAreRefusedByThisBuilderRevisionAndNothingFolds) {
+  EmitFixture& repo = *repo_;
+  std::ifstream in(sharedDir() + "/real-data/gfx950_attention_dense.kdp.trimmed.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  repo.write(kKdp, ss.str());
+  repo.replace(kDense, "    B = spec.batch\n    Sq = spec.seqlen_q\n", "    B, Sq = spec.batch, spec.seqlen_q\n");
+  repo.commit("the real KDP, and a refactor");
+  ASSERT_EQ(repo.emit("--no-probe").exitCode, 0);
+  auto doc = repo.doc();
+  const auto* dense = repo.family(doc, "kernels/gfx950/attention_dense.py");
+  ASSERT_NE(dense, nullptr);
+  // The base ships this file's two variants; the head ships the real KDP's four.
+  ASSERT_EQ((*dense)["variants"].size(), 6u) << dense->dump(1);
+  EXPECT_EQ((*dense)["variants"][0]["name"], "attention_dense.bf16_d64_hq8_kv1_ca.gfx950");
+  size_t atHead = 0;
+  for (const auto& v : (*dense)["variants"]) {
+    if (v["head"].is_null()) {
+      EXPECT_FALSE(v["base"]["kernels"].empty()) << v.dump(1);  // dense_causal_d64, dense_d128 still build at the base
+      continue;
+    }
+    ++atHead;
+    std::string err = v["head"].value("error", "");
+    EXPECT_NE(err.find("AttentionDenseSpec has no field"), std::string::npos) << v.dump(1);
+    EXPECT_NE(err.find("block_m"), std::string::npos) << err;
+    EXPECT_NE(err.find("wide_lds_dma"), std::string::npos) << err;
+  }
+  EXPECT_EQ(atHead, 4u);
+  RunResult r = repo.report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(rowsWith(r.out, {"changed", kDense}).empty()) << r.out;
+  EXPECT_NE(r.out.find("kernels/gfx950/attention_dense.py:build_attention_dense variant attention_dense.bf16_d64_hq8_kv1_ca.gfx950 "
+                       "ships at one revision only"),
+            std::string::npos) << r.out;
 }
 
 }  // namespace
