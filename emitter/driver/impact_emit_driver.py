@@ -1,6 +1,6 @@
 """impactd's emitter driver: builds and lowers one family of shipped rocKE variants on the CPU.
 
-Run by `impact emit` as `python3 -I -S impact_emit_driver.py` with a JSON request on stdin; writes
+Run by `impact emit` as `python3 -s -S -B impact_emit_driver.py` with a JSON request on stdin; writes
 one JSON answer on stdout. Standard library only. The analysed tree's import roots are the only
 repository entries on sys.path; anything the tree's own code prints goes to stderr.
 
@@ -201,7 +201,7 @@ def main():
     req = json.loads(sys.stdin.read())
     here = os.path.dirname(os.path.abspath(__file__))
     roots = [r for r in req.get("import_roots", []) if isinstance(r, str)]
-    sys.path[:] = roots + [p for p in sys.path if p and "-packages" not in p and p != here] + [here]
+    sys.path[:] = roots + [p for p in sys.path if p and "-packages" not in p and p != here and p != os.getcwd()] + [here]
     result_fd = os.dup(1)
     os.dup2(2, 1)  # the tree's own prints go to stderr; the answer goes to the saved stdout
     mode = req.get("mode")

@@ -29,7 +29,9 @@ DriverOutcome callDriver(const Driver& driver, const nlohmann::json& request, co
     return o;
   }
   ChildRequest req;
-  req.argv = {driver.python, "-I", "-S", driver.script};
+  // Not -I: it would drop PYTHONHASHSEED, and set order must not vary between runs. The environment is
+  // ours entirely; the driver sets sys.path itself.
+  req.argv = {driver.python, "-s", "-S", "-B", driver.script};
   req.env = childEnvironment(tmpl, flavor);
   req.cwd = tmpl;
   req.stdinText = request.dump();
