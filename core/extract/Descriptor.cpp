@@ -89,10 +89,11 @@ void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
   }
   // Multi-launch: launches listed under "sources" (a list or a map of launches).
   if (auto it = ks.find("sources"); it != ks.end()) {
+    // Each companion launch is named "<UKD>/<index or key>", as its packed signature is.
     if (it->is_array())
-      for (size_t i = 0; i < it->size(); ++i) addLaunch((*it)[i], ukd, f);
+      for (size_t i = 0; i < it->size(); ++i) addLaunch((*it)[i], ukd + "/" + std::to_string(i), f);
     else if (it->is_object())
-      for (const auto& [k, v] : it->items()) addLaunch(v, ukd, f);
+      for (const auto& [k, v] : it->items()) addLaunch(v, ukd + "/" + k, f);
   }
 }
 

@@ -100,7 +100,8 @@ struct DescriptorLaunch {
   std::string source;   // relative to rocke/library
   std::string builder;
   std::vector<std::string> arch;  // the UKD's own arch array (narrows the KDP's); empty: the KDP's
-  std::string ukdName;  // the UKD's name (else its id; else its JSON pointer) — the emitter's variant name
+  std::string ukdName;  // the UKD's name (else its id; else its JSON pointer), "/<index or key>" added for
+                        // a companion launch of a multi-launch UKD — the emitter's variant name
   std::string spec;     // kernel_source.spec as canonical JSON (keys sorted); "{}" when absent
 };
 

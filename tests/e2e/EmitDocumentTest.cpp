@@ -90,6 +90,21 @@ TEST(EmitDocument, TwoVariantsWithOneNameButDifferentSpecsAreAFailure) {
   EXPECT_NE(r.out.find("build_scale recorded a failure"), std::string::npos) << r.out;
 }
 
+TEST(EmitDocument, CompanionLaunchesOfOneBuilderAreNoDuplicateNames) {
+  E repo;
+  repo.addUkd("two_scales", R"({"sources": [
+    {"kind": "rocke", "source": "kernels/gfx950/scale.py", "builder": "build_scale", "spec": {"n": 2048, "block": 256}},
+    {"kind": "rocke", "source": "kernels/gfx950/scale.py", "builder": "build_scale", "spec": {"n": 2048, "block": 128}}]})");
+  repo.commit("a multi-launch UKD of one builder");
+  ASSERT_EQ(repo.emit().exitCode, 0);
+  auto doc = repo.doc();
+  EXPECT_TRUE(doc["failures"].empty()) << doc["failures"].dump();
+  std::vector<std::string> names;
+  for (const auto& v : (*repo.family(doc, "kernels/gfx950/scale.py"))["variants"]) names.push_back(v["name"]);
+  EXPECT_NE(std::find(names.begin(), names.end(), "two_scales/0"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "two_scales/1"), names.end());
+}
+
 TEST(EmitDocument, RecordsWhatItCouldNotInspectAndBuildsEveryLaunchOfAMultiLaunchUkd) {
   E repo;
   repo.refactorScale();
@@ -104,12 +119,13 @@ TEST(EmitDocument, RecordsWhatItCouldNotInspectAndBuildsEveryLaunchOfAMultiLaunc
             reasons.end());
   // legacy_hip (kind hip) has nothing to build and is not listed.
   for (const auto& r : reasons) EXPECT_EQ(r.find("legacy_hip"), std::string::npos) << r;
-  // scale_then_reduce's reduce launch (n 1024, 2 segments) is its own reduce variant, two kernels.
+  // scale_then_reduce's second launch (reduce, n 1024, 2 segments) is its own reduce variant,
+  // named after its place in the UKD, with two kernels.
   const auto* reduce = repo.family(doc, "kernels/gfx950/reduce.py");
   ASSERT_NE(reduce, nullptr);
   bool found = false;
   for (const auto& v : (*reduce)["variants"])
-    if (v["name"] == "scale_then_reduce") {
+    if (v["name"] == "scale_then_reduce/1") {
       found = true;
       ASSERT_EQ(v["head"]["kernels"].size(), 2u) << v.dump(1);
       EXPECT_EQ(v["head"]["kernels"][0]["name"], "reduce_segment_n1024");
