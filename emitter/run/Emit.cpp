@@ -2,14 +2,12 @@
 
 #include <unistd.h>
 
-#include <atomic>
-#include <cstdio>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
+#include <map>
 #include <set>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "analysis/Analysis.h"
@@ -174,12 +172,23 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
   doc.driverVersion = driver->version;
 
   // The LLVM flavor: the newest both trees' ladders know.
+  FamilyCache cache((fs::path(cacheDir) / "families").string());
   for (int h = 0; h < 2; ++h) {
+    // Cached per tree: the ladder is a pure function of the tree's files and the driver.
+    std::string key = blobId(absl::StrCat("flavors|", h ? doc.headTree : doc.baseTree, "|", driver->version));
+    if (auto hit = cache.get(key); hit && hit->contains("ladder")) {
+      sides[h].ladder = (*hit)["ladder"];
+      continue;
+    }
     json req = {{"mode", "flavors"}, {"import_roots", sides[h].tree.importRoots}};
     auto deadline = std::min(Clock::now() + std::chrono::seconds(60), runDeadline);
     DriverOutcome o = callDriver(*driver, req, "", deadline, nullptr);
-    if (o.status == "ok") sides[h].ladder = o.answer.value("ladder", json::array());
-    else doc.failures.push_back({"", absl::StrCat("no LLVM flavor ladder at the ", h ? "head" : "base", ": ", o.error)});
+    if (o.status == "ok") {
+      sides[h].ladder = o.answer.value("ladder", json::array());
+      cache.put(key, {{"ladder", sides[h].ladder}});
+    } else {
+      doc.failures.push_back({"", absl::StrCat("no LLVM flavor ladder at the ", h ? "head" : "base", ": ", o.error)});
+    }
   }
   doc.flavor = commonFlavor(sides[0].ladder, sides[1].ladder);
   if (doc.flavor.empty() && doc.failures.empty())
@@ -189,7 +198,6 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
   doc.failures.insert(doc.failures.end(), plan.failures.begin(), plan.failures.end());
   doc.notInspected = plan.notInspected;
 
-  FamilyCache cache((fs::path(cacheDir) / "families").string());
   std::vector<Job> jobs;
   std::map<std::string, std::array<std::vector<std::string>, 2>> closures;
   for (const auto& [key, fam] : plan.families) {
