@@ -132,7 +132,9 @@ absl::StatusOr<std::shared_ptr<const emit::EmitDocument>> autoEmit(const ReportR
                                                                   std::string* note) {
   bool shippedPython = false;
   for (const auto& r : report.rows)
-    if (r.contract == "kernel-code" && r.status == Status::Changed) shippedPython = true;
+    if ((r.contract == "kernel-code" || r.contract == "kernargs") && r.status == Status::Changed &&
+        r.python.path.ends_with(".py"))
+      shippedPython = true;  // a shipped module's code changed (kernargs rows explain a builder's edits)
   if (!shippedPython) {
     *note = "emitter not run: no Python file of the shipped closure changed in code";
     return std::shared_ptr<const emit::EmitDocument>();

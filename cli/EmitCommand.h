@@ -16,7 +16,7 @@ int emitCommand(const std::vector<std::string>& args);
 std::shared_ptr<const emit::EmitDocument> loadEmitDocument(const std::string& file);
 
 // --emit auto: runs the emitter when `report` has a changed row on a shipped Python module
-// (kernel-code); else notes why not. Returns the document or null (with *note set), or an error.
+// (kernel-code, or kernargs for a builder's edit); else notes why not. Returns the document or null (with *note set), or an error.
 absl::StatusOr<std::shared_ptr<const emit::EmitDocument>> autoEmit(const ReportRequest& req, const Report& report,
                                                                   std::string* note);
 

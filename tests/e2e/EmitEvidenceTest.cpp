@@ -93,6 +93,18 @@ TEST_F(EmitEvidence, ACopyThatFollowedTheChangeIsNoMismatch) {
   EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx950") << r.out;
 }
 
+TEST_F(EmitEvidence, AutoRunsForABuilderEditSeenThroughItsCopies) {
+  repo_.refactorScale();
+  repo_.commit("refactor build_scale");
+  RunResult r = run("IMPACT_CACHE_DIR=" + shellQuote(repo_.cacheDir()) + " " +
+                    shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " report --repo " + shellQuote(repo_.dir()) +
+                    " --base main --head feature --emit auto");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rowsWith(r.out, {"inert", "kernargs", kPack, "emitter: arguments, IR and compile inputs equal"}).size(), 1u)
+      << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+}
+
 // The merged view (--target-tip): the target tip gained a copy of build_scale's list after the merge
 // base, so "build_scale <-> the new copy" is a row found only there.
 class EmitMergedView : public ::testing::Test {
