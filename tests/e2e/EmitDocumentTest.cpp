@@ -109,7 +109,11 @@ TEST(EmitDocument, RecordsWhatItCouldNotInspectAndBuildsEveryLaunchOfAMultiLaunc
   E repo;
   repo.refactorScale();
   repo.addUkd("no_builder", R"({"kind": "rocke", "source": "kernels/gfx950/scale.py", "builder": 7})");
-  repo.commit("refactor, and a UKD with a non-string builder");
+  repo.addUkd("no_source", "null");
+  const std::string broken =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE/gfx950_broken/gfx950_broken.kdp.json";
+  repo.write(broken, "{\"kernelDescriptors\": [\n");
+  repo.commit("refactor, a UKD with a non-string builder, one without a kernel_source, a KDP cut short");
   ASSERT_EQ(repo.emit().exitCode, 0);
   auto doc = repo.doc();
   std::vector<std::string> reasons;
@@ -117,6 +121,11 @@ TEST(EmitDocument, RecordsWhatItCouldNotInspectAndBuildsEveryLaunchOfAMultiLaunc
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "broken_spec: kernel_source.spec is not an object"), reasons.end());
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "no_builder: kernel_source.source or .builder is not a string"),
             reasons.end());
+  EXPECT_NE(std::find(reasons.begin(), reasons.end(), "no_source: no kernel_source"), reasons.end());
+  bool brokenListed = false;
+  for (const auto& n : doc["not_inspected"])
+    if (n["path"] == broken) brokenListed = n["reason"].get<std::string>().find("byte") != std::string::npos;
+  EXPECT_TRUE(brokenListed) << doc["not_inspected"].dump(1);
   // legacy_hip (kind hip) has nothing to build and is not listed.
   for (const auto& r : reasons) EXPECT_EQ(r.find("legacy_hip"), std::string::npos) << r;
   // scale_then_reduce's second launch (reduce, n 1024, 2 segments) is its own reduce variant,
