@@ -45,7 +45,9 @@ absl::StatusOr<ExportedTree> exportTree(const Snapshot& snap, const Layout& layo
   for (const auto& [path, ref] : snap.files) {
     bool wanted = false;
     for (const auto& r : layout.importRoots) wanted = wanted || underRoot(path, r);
-    if (!wanted || path.find("..") != std::string::npos) continue;
+    bool escapes = false;  // a ".." component (git never stores one; an overlay might)
+    for (const auto& part : fs::path(path)) escapes = escapes || part == "..";
+    if (!wanted || escapes || path.starts_with("/")) continue;
     auto content = snap.read(path);
     if (!content.ok()) return absl::InternalError(absl::StrCat("cannot read ", path, ": ", content.status().message()));
     fs::path out = tmp / path;
