@@ -63,6 +63,12 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
         continue;
       }
       progress.update(label, false);
+      if (Clock::now() >= runDeadline) {  // never started: the whole run's time is up
+        j.side.status = "timed_out";
+        j.side.error = "not started: the whole run's timeout had passed";
+        progress.update(label, true);
+        continue;
+      }
       auto deadline = std::min(Clock::now() + budget, runDeadline);
       DriverOutcome o = callDriver(driver, j.request, flavor, deadline, nullptr);
       j.side.built = true;

@@ -70,6 +70,23 @@ TEST(EmitSandbox, BuilderThatNeverReturnsCostsOnlyItsFamily) {
   }
 }
 
+TEST(EmitSandbox, TheWholeRunsTimeoutEndsWhatIsStillRunningAndTheDocumentIsWritten) {
+  E repo;
+  repo.write(std::string(E::kLib) + "kernels/gfx950/hang.py", kHang);
+  repo.addUkd("hang_1", R"({"kind": "rocke", "source": "kernels/gfx950/hang.py", "builder": "build_hang", "spec": {}})");
+  repo.commit("a hanging builder");
+  auto start = std::chrono::steady_clock::now();
+  RunResult r = repo.emit("--timeout 3 --family-timeout 300 --jobs 2");
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_LT(secs, 20.0);
+  auto doc = repo.doc();
+  const auto* hang = repo.family(doc, "kernels/gfx950/hang.py");
+  ASSERT_NE(hang, nullptr);
+  EXPECT_EQ((*hang)["head"]["status"], "timed_out");
+  EXPECT_EQ((*hang)["head"]["error"], "the whole run's timeout ended it; its process group was killed");
+}
+
 TEST(EmitSandbox, TimeoutKillsTheWholeProcessGroup) {
   E repo;
   std::string pidFile = repo.cacheDir() + "/../sleeper.pid";
