@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "EmitCommand.h"
 #include "analysis/Analysis.h"
 #include "report/FactsJson.h"
 #include "report/Render.h"
@@ -15,7 +16,8 @@ namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json] [--fail-on breaks|needs-device]
-                     [--generic-targets PATH] [--config FILE]
+                     [--generic-targets PATH] [--config FILE] [--emit FILE|auto]
+       impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]  (impact emit --help)
        impact facts FILE [--as PATH]
        impact --help | --version
 
@@ -42,6 +44,11 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       (YAML: provider_root, library_root, python_roots, cpp_roots,
                       manifest_roots, descriptor_roots, import_roots, generic_target_table,
                       packs_dir); default: .impactd.yaml at the work tree's root if present
+  --emit FILE|auto    fold an emit document (impact emit): a changed row on a shipped module
+                      becomes inert when every family importing it emitted equal arguments, IR
+                      and compile inputs at both revisions (docs/emitter.md); refused (exit 3)
+                      when made for other trees, of another schema, or malformed. auto: run
+                      the emitter first when a shipped Python module changed in code
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
                       (needs-device)
 
@@ -112,10 +119,11 @@ int main(int argc, char** argv) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }
+  if (args[0] == "emit") return impact::cli::emitCommand({args.begin() + 1, args.end()});
   if (args[0] != "report") return usage("unknown command '" + args[0] + "'");
 
   impact::ReportRequest req;
-  std::string format = "text", failOn, genericTargets;
+  std::string format = "text", failOn, genericTargets, emitFile;
   bool haveBase = false;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -137,6 +145,7 @@ int main(int argc, char** argv) {
     else if (a == "--fail-on") ok = value(failOn);
     else if (a == "--generic-targets") ok = value(genericTargets);
     else if (a == "--config") ok = value(req.config);
+    else if (a == "--emit") ok = value(emitFile);
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
   }
@@ -151,10 +160,30 @@ int main(int argc, char** argv) {
       return usage("--generic-targets: the table's file name ends in generic_targets.json");
     req.genericTargets = genericTargets;
   }
+  if (!emitFile.empty() && emitFile != "auto") {
+    req.emit = impact::cli::loadEmitDocument(emitFile);
+    if (!req.emit) return 3;
+  }
   impact::ExtractCache cache;
   auto report = impact::runReport(req, layout, cache);
+  if (report.ok() && emitFile == "auto") {
+    std::string note;
+    auto doc = impact::cli::autoEmit(req, *report, &note);
+    if (!doc.ok()) {
+      std::fprintf(stderr, "impact: the emitter could not run: %s\n", std::string(doc.status().message()).c_str());
+      return 3;
+    }
+    if (*doc) {
+      req.emit = *doc;
+      report = impact::runReport(req, layout, cache);
+    } else {
+      report->notes.push_back(note);
+    }
+  }
   if (!report.ok()) {
-    std::fprintf(stderr, "impact: %s\n", std::string(report.status().message()).c_str());
+    std::string msg(report.status().message());
+    if (req.emit && msg.starts_with("the emit document")) msg = "refusing " + msg;
+    std::fprintf(stderr, "impact: %s\n", msg.c_str());
     return 3;
   }
   std::string out = format == "json" ? impact::renderJson(*report) : impact::renderText(*report);

@@ -52,31 +52,58 @@ std::vector<std::string> strings(const json& j) {
   return out;
 }
 
-void addLaunch(const json& ks, std::vector<DescriptorLaunch>& out) {
-  if (!ks.is_object()) return;
+std::string ukdLabel(const json& ukd, const std::string& fallback) {
+  for (const char* k : {"name", "id"})
+    if (auto it = ukd.find(k); it != ukd.end() && it->is_string() && !it->get<std::string>().empty())
+      return it->get<std::string>();
+  return fallback;
+}
+
+void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
+  if (!ks.is_object()) {
+    f.notInspected.push_back(ukd + ": kernel_source is not an object");
+    return;
+  }
   auto str = [&](const char* k) {
     auto it = ks.find(k);
     return it != ks.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
   std::string kind = str("kind");
+  bool multi = ks.contains("sources");
   if ((kind.empty() || kind == "rocke") && ks.contains("source") && ks.contains("builder")) {
-    DescriptorLaunch l{str("source"), str("builder")};
-    if (!l.source.empty() && !l.builder.empty()) out.push_back(std::move(l));
+    DescriptorLaunch l;
+    l.source = str("source");
+    l.builder = str("builder");
+    l.ukdName = ukd;
+    auto spec = ks.find("spec");
+    if (spec != ks.end() && !spec->is_object()) {
+      f.notInspected.push_back(ukd + ": kernel_source.spec is not an object");
+    } else if (l.source.empty() || l.builder.empty()) {
+      f.notInspected.push_back(ukd + ": kernel_source.source or .builder is not a string");
+    } else {
+      l.spec = spec == ks.end() ? "{}" : spec->dump();  // nlohmann sorts object keys
+      f.launches.push_back(std::move(l));
+    }
+  } else if (kind == "rocke" && !multi) {
+    f.notInspected.push_back(ukd + ": a rocke kernel_source without source and builder");
   }
   // Multi-launch: launches listed under "sources" (a list or a map of launches).
   if (auto it = ks.find("sources"); it != ks.end()) {
+    // Each companion launch is named "<UKD>/<index or key>", as its packed signature is.
     if (it->is_array())
-      for (const auto& x : *it) addLaunch(x, out);
+      for (size_t i = 0; i < it->size(); ++i) addLaunch((*it)[i], ukd + "/" + std::to_string(i), f);
     else if (it->is_object())
-      for (const auto& [k, v] : it->items()) addLaunch(v, out);
+      for (const auto& [k, v] : it->items()) addLaunch(v, ukd + "/" + k, f);
   }
 }
 
-void addUkd(const json& ukd, DescriptorFacts& f) {
+void addUkd(const json& ukd, size_t index, DescriptorFacts& f) {
   if (!ukd.is_object()) return;
   ++f.ukdCount;
   size_t first = f.launches.size();
-  if (auto it = ukd.find("kernel_source"); it != ukd.end()) addLaunch(*it, f.launches);
+  std::string label = ukdLabel(ukd, "kernelDescriptors/" + std::to_string(index));
+  if (auto it = ukd.find("kernel_source"); it != ukd.end() && !it->is_null()) addLaunch(*it, label, f);
+  else f.notInspected.push_back(label + ": no kernel_source");
   if (auto it = ukd.find("arch"); it != ukd.end()) {
     std::vector<std::string> own = strings(*it);
     for (auto& a : own) f.ukdArchs.push_back(a);
@@ -87,6 +114,7 @@ void addUkd(const json& ukd, DescriptorFacts& f) {
 
 namespace {
 absl::StatusOr<DescriptorFacts> descriptorFrom(std::string_view path, const json& j) {
+  const std::string path_(path);
   DescriptorFacts f;
   f.type = descriptorType(path);
   if (!j.is_object()) return absl::InvalidArgumentError("a descriptor is a JSON object");
@@ -94,12 +122,13 @@ absl::StatusOr<DescriptorFacts> descriptorFrom(std::string_view path, const json
   if (auto it = j.find("name"); it != j.end() && it->is_string()) f.name = *it;
   if (auto it = j.find("arch"); it != j.end()) f.arch = strings(*it);
   if (auto it = j.find("kernelDescriptors"); it != j.end() && it->is_array())
-    for (const auto& u : *it) addUkd(u, f);
+    for (size_t i = 0; i < it->size(); ++i) addUkd((*it)[i], i, f);
   if (f.type == "generic-targets")
     for (const auto& [name, members] : j.items())
       if (members.is_array()) f.genericTargets[name] = strings(members);
   if (f.type == "ukd" || (f.type.empty() && j.contains("kernel_source"))) {
-    if (auto it = j.find("kernel_source"); it != j.end()) addLaunch(*it, f.launches);
+    if (auto it = j.find("kernel_source"); it != j.end() && !it->is_null()) addLaunch(*it, ukdLabel(j, path_), f);
+    else f.notInspected.push_back(ukdLabel(j, path_) + ": no kernel_source");
     f.ukdCount = 1;
   }
   return f;

@@ -115,6 +115,9 @@ struct DescriptorLaunch {
   std::string source;   // relative to rocke/library
   std::string builder;
   std::vector<std::string> arch;  // the UKD's own arch array (narrows the KDP's); empty: the KDP's
+  std::string ukdName;  // the UKD's name (else its id; else its JSON pointer), "/<index or key>" added for
+                        // a companion launch of a multi-launch UKD — the emitter's variant name
+  std::string spec;     // kernel_source.spec as canonical JSON (keys sorted); "{}" when absent
 };
 
 struct DescriptorFacts {
@@ -124,6 +127,9 @@ struct DescriptorFacts {
   std::vector<DescriptorLaunch> launches; // rocke launches of every UKD (inline ones included)
   std::vector<std::string> ukdArchs;      // union of the UKDs' own arch arrays (narrowing)
   size_t ukdCount = 0;
+  // Launches the emitter cannot build: "<UKD name>: <why>" (no kernel_source, a non-string
+  // source or builder, a spec that is not an object). hip/hsaco launches are not listed.
+  std::vector<std::string> notInspected;
   // A generic-target table (generic_targets.json): generic name -> ordered member archs.
   std::map<std::string, std::vector<std::string>> genericTargets;
 };

@@ -49,6 +49,7 @@ struct Report {
   std::vector<Row> rows;
   Rollup rollup;
   std::vector<std::string> notes;
+  std::string packTime;     // "Pack-time: CLEAN | NEW n, FIRST-SHIPPED m" (R5); "" without an emit document
 };
 
 // SPEC R3.3: BREAKS if any mismatch the change brings; else NEEDS-DEVICE with the archs of the

@@ -34,6 +34,7 @@ std::string renderText(const Report& r) {
     out += "\n";
   }
   for (const auto& n : r.notes) absl::StrAppend(&out, "note: ", n, "\n");
+  if (!r.packTime.empty()) absl::StrAppend(&out, r.packTime, "\n");
   absl::StrAppend(&out, r.rollup.line(), "\n");
   return out;
 }
@@ -59,6 +60,7 @@ std::string renderJson(const Report& r) {
                       {"rollup", {{"verdict", r.rollup.verdict}, {"archs", r.rollup.archs}, {"lanes", r.rollup.lanes}}},
                       {"rows", rows},
                       {"notes", r.notes}};
+  if (!r.packTime.empty()) j["pack_time"] = r.packTime;
   return j.dump(2) + "\n";
 }
 
