@@ -40,7 +40,7 @@ void expectPinBreaks(const M& repo, const std::string& root, const std::string& 
   EXPECT_TRUE(d) << transcript(c) << c.stderrText();
   for (const auto& m : c.messages()) EXPECT_NE(m.value("method", ""), "window/showMessage") << m.dump();
   c.shutdownAndExit();
-  EXPECT_EQ(c.waitExit(), 0);
+  EXPECT_EQ(c.waitExit(), 0) << c.stderrText();
 }
 
 // A session on `root` that cannot run as asked: one showMessage with `text`, then answers.
@@ -65,7 +65,7 @@ void expectSaidOnce(const M& repo, const std::string& root, const std::string& t
   for (const auto& m : c.messages()) n += m.value("method", "") == "window/showMessage";
   EXPECT_EQ(n, 1) << transcript(c);
   c.shutdownAndExit();
-  EXPECT_EQ(c.waitExit(), 0);
+  EXPECT_EQ(c.waitExit(), 0) << c.stderrText();
 }
 
 TEST(LspRepositoryKinds, DetachedHead) {
@@ -95,7 +95,7 @@ TEST(LspRepositoryKinds, ShallowCloneWithoutTheMergeBase) {
   size_t d = 0;
   EXPECT_TRUE(waitDiags(c, fileUri(clone + "/" + M::kAttentionPin), &d, [](const Json& x) { return hasSeverity(x, 1); }));
   c.shutdownAndExit();
-  EXPECT_EQ(c.waitExit(), 0);
+  EXPECT_EQ(c.waitExit(), 0) << c.stderrText();
 }
 
 TEST(LspRepositoryKinds, BareRepository) {
