@@ -20,7 +20,7 @@ echo "ci-sanitizers: ASan+UBSan build $((built - start)) s, tests $(($(date +%s)
 
 export TSAN_OPTIONS="suppressions=$here/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
 start=$(date +%s)
-bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact_lsp_tests
+bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact impact_lsp_tests
 built=$(date +%s)
 # The transcript tests of impactd (not the editor clients: Neovim and node add nothing here).
 (cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad)\.' \
