@@ -234,10 +234,19 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   auto baseSnap = (*repo)->commitSnapshot(*mb);
   if (!baseSnap.ok()) return baseSnap.status();
   auto headSnap = req.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit);
-  if (!headSnap.ok()) return headSnap.status();
+  if (!headSnap.ok()) {
+    if (req.head.empty() && (*repo)->workdir().empty())
+      return absl::FailedPreconditionError(
+          "the repository is bare: there is no working tree to compare; name a head commit (--head REV)");
+    return headSnap.status();
+  }
 
   TreeFacts baseFacts = collectFacts(*baseSnap, layout, cache);
   TreeFacts headFacts = collectFacts(*headSnap, layout, cache);
+  for (const TreeFacts* tf : {&baseFacts, &headFacts})
+    if (!tf->unreadable.empty())
+      return absl::DataLossError(
+          absl::StrCat(tf->unreadable.begin()->second, ": the repository is damaged; `git fsck` says more"));
 
   Report rep;
   rep.mergeBase = *mb;

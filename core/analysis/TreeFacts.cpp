@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -14,10 +15,19 @@ TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache&
 
   std::vector<std::shared_ptr<const FileFacts>> out(todo.size());
   std::atomic<size_t> next{0};
+  std::mutex mu;
+  TreeFacts tf;
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
       const auto& [path, ref] = *todo[i];
-      out[i] = cache.get(path, ref.id, [&]() { return snap.read(path); });
+      out[i] = cache.get(path, ref.id, [&]() {
+        auto content = snap.read(path);
+        if (!content.ok()) {
+          std::lock_guard<std::mutex> lock(mu);
+          tf.unreadable[path] = std::string(content.status().message());
+        }
+        return content;
+      });
     }
   };
   unsigned n = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
@@ -27,7 +37,6 @@ TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache&
   worker();
   for (auto& t : pool) t.join();
 
-  TreeFacts tf;
   for (size_t i = 0; i < todo.size(); ++i) tf.files.emplace(todo[i]->first, std::move(out[i]));
   return tf;
 }

@@ -13,6 +13,9 @@ namespace impact {
 
 struct TreeFacts {
   std::map<std::string, std::shared_ptr<const FileFacts>> files;  // analysed files only
+  // Files whose content could not be read (a missing or corrupted git object): path -> why.
+  // Their facts say so too (ok = false), but a report must not go on without them.
+  std::map<std::string, std::string> unreadable;
   const FileFacts* find(const std::string& path) const {
     auto it = files.find(path);
     return it == files.end() ? nullptr : it->second.get();

@@ -49,6 +49,13 @@ void Workspace::setDisk(std::shared_ptr<const Snapshot> disk) {
   pendingPaths_.push_back("*");
 }
 
+std::string Workspace::unreadable() const {
+  if (baseDerived_ && baseDerived_->facts && !baseDerived_->facts->unreadable.empty())
+    return baseDerived_->facts->unreadable.begin()->second;
+  if (!headFacts_.unreadable.empty()) return headFacts_.unreadable.begin()->second;
+  return "";
+}
+
 const FileRef* Workspace::headRef(const std::string& path) const {
   if (auto it = buffers_.find(path); it != buffers_.end()) return &it->second.ref;
   if (auto it = diskChanges_.find(path); it != diskChanges_.end())

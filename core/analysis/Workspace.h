@@ -52,6 +52,9 @@ class Workspace {
   void setBase(std::shared_ptr<const Snapshot> base);
   // The working tree (after initialize, a branch switch, a commit): every analysed file.
   void setDisk(std::shared_ptr<const Snapshot> disk);
+  // Why a file of the base or the working tree could not be read from git (a corrupted
+  // object: "path: unreadable object ID: ..."); "" when every file was read.
+  std::string unreadable() const;
   // One file changed on disk (a watched-file event): nullopt when it was deleted.
   void updateDiskFile(const std::string& path, std::optional<std::string> content);
 

@@ -136,7 +136,8 @@ std::shared_ptr<const FileFacts> ExtractCache::get(
     f.kind = classify(path);
     f.ok = false;
     f.error = std::string(content.status().message());
-    facts = std::make_shared<const FileFacts>(std::move(f));
+    // Not cached: the next request reads again (and its caller learns of the failure).
+    return std::make_shared<const FileFacts>(std::move(f));
   }
   std::lock_guard<std::mutex> lock(mu_);
   ++extractions_;

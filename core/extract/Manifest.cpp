@@ -77,8 +77,10 @@ void splitLocator(std::string_view locator, std::string& path, std::string& symb
     path = std::string(s);
     symbol.clear();
   } else {
-    path = std::string(s.substr(0, colon));
-    symbol = std::string(s.substr(colon + 1));
+    // Both read before either is written: `locator` may view `path` itself.
+    std::string p(s.substr(0, colon)), sym(s.substr(colon + 1));
+    path = std::move(p);
+    symbol = std::move(sym);
     while (!symbol.empty() && (symbol.back() == ',' || symbol.back() == ';')) symbol.pop_back();
   }
 }

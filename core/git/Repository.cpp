@@ -229,8 +229,20 @@ absl::StatusOr<std::shared_ptr<Repository>> Repository::open(const std::string& 
 absl::StatusOr<std::string> Repository::resolve(const std::string& rev) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   git_oid oid;
-  if (!impl_->resolveLocked(rev, &oid))
+  if (!impl_->resolveLocked(rev, &oid)) {
+    if (rev == "HEAD" && git_repository_head_unborn(impl_->repo.get()) == 1) {
+      git_reference* head = nullptr;
+      std::string branch = "HEAD";
+      if (git_reference_lookup(&head, impl_->repo.get(), "HEAD") == 0) {
+        if (const char* target = git_reference_symbolic_target(head)) branch = target;
+        git_reference_free(head);
+      }
+      if (branch.starts_with("refs/heads/")) branch = branch.substr(11);
+      return absl::NotFoundError(
+          absl::StrCat("HEAD is on the unborn branch '", branch, "' (no commit yet): commit first"));
+    }
     return absl::NotFoundError(absl::StrCat("unknown revision '", rev, "'"));
+  }
   return oidHex(&oid);
 }
 
@@ -326,6 +338,10 @@ absl::StatusOr<Snapshot> Repository::workdirSnapshot() const {
       return absl::InternalError(
           absl::StrCat("cannot compare the working tree with HEAD", errorSuffix()));
     DiffPtr diff(rawDiff);
+    git_index* rawIndex = nullptr;
+    if (git_repository_index(&rawIndex, repo) != 0)
+      return absl::InternalError(absl::StrCat("cannot read the index", errorSuffix()));
+    std::unique_ptr<git_index, void (*)(git_index*)> index(rawIndex, git_index_free);
 
     size_t n = git_diff_num_deltas(diff.get());
     for (size_t i = 0; i < n; ++i) {
@@ -335,6 +351,13 @@ absl::StatusOr<Snapshot> Repository::workdirSnapshot() const {
       const char* newPath = d->new_file.path ? d->new_file.path : oldPath;
       switch (d->status) {
         case GIT_DELTA_DELETED: {
+          // Outside a sparse checkout (skip-worktree in the index): absent on disk, not
+          // deleted; the index's blob is the file's content.
+          if (const git_index_entry* e = index ? git_index_get_bypath(index.get(), oldPath, 0) : nullptr;
+              e && (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) {
+            snap.files[oldPath] = FileRef{oidHex(&e->id), nullptr};
+            break;
+          }
           // Deleted from the index but still on disk (`git rm --cached`): libgit2 folds the
           // untracked file into the deletion. Unless ignored, it is an untracked file.
           removed.emplace_back(oldPath);

@@ -20,26 +20,36 @@ bool FrameReader::readLine(std::string& line) {
 std::optional<std::string> FrameReader::next(std::string& problem) {
   problem.clear();
   for (;;) {
-    long long length = -1;
+    long long length = -1, conflicting = -1;
     std::string line;
     bool sawHeader = false;
     for (;;) {
       if (!readLine(line)) return std::nullopt;
       auto pos = line.find("Content-Length:");
       if (pos != std::string::npos) {
-        sawHeader = true;
+        // Digits only, between optional blanks ("12abc", "0x20", "1 2", "+3" are malformed).
         const char* p = line.c_str() + pos + 15;
         while (*p == ' ' || *p == '\t') ++p;
         char* end = nullptr;
         errno = 0;
-        long long v = std::strtoll(p, &end, 10);
-        length = (end == p || errno != 0 || v < 0) ? -2 : v;
+        long long v = std::isdigit(static_cast<unsigned char>(*p)) ? std::strtoll(p, &end, 10) : -1;
+        if (end)
+          while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n') ++end;
+        v = (!end || *end != '\0' || errno != 0 || v < 0) ? -2 : v;
+        if (sawHeader && v != length && length >= 0 && v >= 0) conflicting = v;
+        else if (!sawHeader || length >= 0) length = v;
+        sawHeader = true;
         continue;
       }
       bool blank = true;
       for (char c : line) blank = blank && (c == '\r' || c == '\n');
       if (blank && sawHeader) break;  // end of the headers
       // Any other header (Content-Type) or stray bytes: skipped.
+    }
+    if (conflicting >= 0) {
+      problem = "a message with two different Content-Length headers (" + std::to_string(length) + " and " +
+                std::to_string(conflicting) + ") was dropped";
+      return std::string();
     }
     if (length < 0) {
       problem = "a message without a valid Content-Length was dropped";

@@ -291,6 +291,10 @@ struct ImpactServer::Impl {
       problem = std::string(disk.status().message());
       message(Severity::Error, "impactd: " + problem);
     }
+    if (std::string why = ws.unreadable(); !why.empty()) {
+      problem = why + ": the repository is damaged; `git fsck` says more";
+      message(Severity::Error, "impactd: " + problem, "unreadable");
+    }
     summary = absl::StrCat("target ", tgt.empty() ? "(none)" : tgt, ", merge base ", mb.empty() ? "(none)" : mb.substr(0, 12));
     log(summary);
     ready = true;

@@ -1,8 +1,10 @@
 // impact_bench: speed and memory on a generated monorepo-sized fixture (not a test).
 //   cold `impact report`; initialize -> first diagnostics; didChange on a builder ->
 //   republished diagnostics (median, p99 over 200 edits, debounce excluded); hover latency;
-//   peak RSS. Run: bash scripts/bench.sh
+//   peak RSS; the resident set over a 10,000-edit session (every 1,000 edits).
+//   Run: bash scripts/bench.sh
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -37,6 +39,16 @@ long peakRssMb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss / 1024;
+}
+
+// The resident set now (/proc/self/statm), not the peak.
+long currentRssMb() {
+  long pages = 0, resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return resident * (::sysconf(_SC_PAGESIZE) / 1024) / 1024;
 }
 
 }  // namespace
@@ -220,6 +232,35 @@ int main(int argc, char** argv) {
   std::printf("hover (%d/200 answered with copies): median %.2f ms, p99 %.2f ms\n", hoverHits, percentile(hoverMs, 0.5),
               percentile(hoverMs, 0.99));
   std::printf("peak RSS: %ld MB\n", peakRssMb());
+
+  // Memory over a long session: 10,000 edits adding/removing the argument (each waits for
+  // the pin's republished diagnostics), the resident set printed every 1,000.
+  {
+    bool present = false;  // the type phase above left the builder without the added line
+    std::printf("RSS over 10,000 edits:");
+    for (int e = 1; e <= 10000; ++e) {
+      impact::server::ContentChange c;
+      c.range = present ? impact::server::Rng{{lineNo, 0}, {lineNo + 1, 0}} : impact::server::Rng{{lineNo, 0}, {lineNo, 0}};
+      c.text = present ? "" : line;
+      present = !present;
+      int before;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        before = pinPublishes;
+      }
+      server.didChange(builderAbs, {c}, 100000 + e);
+      std::unique_lock<std::mutex> lock(mu);
+      if (!cv.wait_for(lock, seconds(10), [&] { return pinPublishes > before; })) {
+        std::printf("\nRSS edit %d: no republished diagnostics for the pin\n", e);
+        return 1;
+      }
+      if (e % 1000 == 0) {
+        std::printf(" %d:%ldMB", e, currentRssMb());
+        std::fflush(stdout);
+      }
+    }
+    std::printf("\n");
+  }
   std::error_code ec;
   if (!std::getenv("IMPACT_KEEP_FIXTURES")) fs::remove_all(dir, ec);
   return 0;

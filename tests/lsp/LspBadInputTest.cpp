@@ -62,7 +62,8 @@ TEST(LspBadInput, ABodyThatIsNotJson) {
 
 TEST(LspBadInput, GarbageBytesOutsideAnyFrame) {
   Started s;
-  s.c.sendRaw(std::string("\xff\xfe garbage\r\nmore garbage\n\r\n\0\0\r\n", 37));
+  static const char kGarbage[] = "\xff\xfe garbage\r\nmore garbage\n\r\n\0\0\r\n";
+  s.c.sendRaw(std::string(kGarbage, sizeof kGarbage - 1));  // NULs included, the terminator not
   s.c.sendRaw("Content-Length: nonsense\r\n\r\n");
 }
 

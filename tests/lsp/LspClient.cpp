@@ -1,5 +1,6 @@
 #include "lsp/LspClient.h"
 
+#include <cctype>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -26,7 +27,20 @@ void writeAll(int fd, const std::string& s) {
 }
 }  // namespace
 
-std::string fileUri(const std::string& path) { return "file://" + path; }
+// Percent-encoded as editors send it (RFC 3986: unreserved characters and '/' as they are).
+std::string fileUri(const std::string& path) {
+  std::string out = "file://";
+  for (unsigned char ch : path) {
+    if (std::isalnum(ch) || ch == '/' || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
+      out += static_cast<char>(ch);
+    } else {
+      out += '%';
+      out += "0123456789ABCDEF"[ch >> 4];
+      out += "0123456789ABCDEF"[ch & 15];
+    }
+  }
+  return out;
+}
 Json pos(int line, int character) { return {{"line", line}, {"character", character}}; }
 Json range(int l1, int c1, int l2, int c2) { return {{"start", pos(l1, c1)}, {"end", pos(l2, c2)}}; }
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# CI step (after scripts/test.sh): the whole test suite under AddressSanitizer +
+# UndefinedBehaviorSanitizer (build-asan, clang-22; the same build holds the fuzzers that
+# scripts/ci-fuzz.sh runs), then the language server's tests under ThreadSanitizer (build-tsan,
+# only impactd and its transcript tests: the scheduler, cancellation, debounce, the git watch,
+# impact.run's thread). Any sanitizer report fails the test that triggered it.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+jobs="$(nproc)"
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
+start=$(date +%s)
+bash scripts/sanitizer-build.sh build-asan address,undefined ON
+built=$(date +%s)
+(cd build-asan && ctest -LE fuzz -j "$jobs" --output-on-failure --timeout 300)
+echo "ci-sanitizers: ASan+UBSan build $((built - start)) s, tests $(($(date +%s) - built)) s"
+
+export TSAN_OPTIONS="suppressions=$here/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
+start=$(date +%s)
+bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact impact_lsp_tests
+built=$(date +%s)
+# The transcript tests of impactd (not the editor clients: Neovim and node add nothing here).
+(cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad)\.' \
+   -j "$jobs" --output-on-failure --timeout 300)
+echo "ci-sanitizers: TSan build $((built - start)) s, tests $(($(date +%s) - built)) s"
