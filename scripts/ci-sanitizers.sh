@@ -15,7 +15,7 @@ export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppres
 start=$(date +%s)
 bash scripts/sanitizer-build.sh build-asan address,undefined ON
 built=$(date +%s)
-(cd build-asan && ctest -LE fuzz -j "$jobs" --output-on-failure --timeout 300)
+(cd build-asan && ctest -LE 'fuzz|editor' -j "$jobs" --output-on-failure --timeout 300)
 echo "ci-sanitizers: ASan+UBSan build $((built - start)) s, tests $(($(date +%s) - built)) s"
 
 export TSAN_OPTIONS="suppressions=$here/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
