@@ -6,7 +6,9 @@
 
 #include "analysis/Analysis.h"
 #include "report/FactsJson.h"
+#include "model/Version.h"
 #include "report/Render.h"
+#include "report/Sarif.h"
 
 #include <fstream>
 #include <sstream>
@@ -14,7 +16,7 @@
 namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
-                     [--format text|json] [--fail-on breaks|needs-device]
+                     [--format text|json|sarif] [--fail-on breaks|needs-device]
                      [--generic-targets PATH] [--config FILE]
        impact facts FILE [--as PATH]
        impact --help | --version
@@ -32,8 +34,9 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       a file that conflicts are dropped and one merge-conflict row names the
                       conflicted files. A working-tree head merges HEAD's commit with the
                       uncommitted changes merged in too
-  --format text|json  text (default): one line per row, then the rollup; json: see
-                      docs/report-json.md
+  --format text|json|sarif
+                      text (default): one line per row, then the rollup; json: see
+                      docs/report-json.md; sarif: SARIF 2.1.0 for code scanning (docs/ci.md)
   --generic-targets PATH
                       the generic-target table (JSON: generic name -> member archs; the file
                       name ends in generic_targets.json), repository-relative; default:
@@ -94,7 +97,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args[0] == "--version") {
-    std::puts("impact 0.1.0");
+    std::printf("%s %s\n", impact::kToolName, impact::kToolVersion);
     return 0;
   }
   if (args[0] == "facts") {
@@ -140,7 +143,8 @@ int main(int argc, char** argv) {
     if (!ok) return usage(a + " needs a value");
   }
   if (!haveBase) return usage("--base REV is required");
-  if (format != "text" && format != "json") return usage("--format is text or json, not '" + format + "'");
+  if (format != "text" && format != "json" && format != "sarif")
+    return usage("--format is text, json or sarif, not '" + format + "'");
   if (!failOn.empty() && failOn != "breaks" && failOn != "needs-device")
     return usage("--fail-on is breaks or needs-device, not '" + failOn + "'");
 
@@ -156,7 +160,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "impact: %s\n", std::string(report.status().message()).c_str());
     return 3;
   }
-  std::string out = format == "json" ? impact::renderJson(*report) : impact::renderText(*report);
+  std::string out = format == "json"    ? impact::renderJson(*report)
+                    : format == "sarif" ? impact::renderSarif(*report)
+                                        : impact::renderText(*report);
   std::fwrite(out.data(), 1, out.size(), stdout);
   const std::string& v = report->rollup.verdict;
   if (failOn == "breaks" && v == "BREAKS") return 1;

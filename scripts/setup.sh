@@ -27,6 +27,10 @@ fi
 if [ ! -d tests/clients/node_modules ]; then
   (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# Microsoft's SARIF validator, which the SARIF tests run on impact's --format sarif output.
+if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
+  (cd tests/sarif && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 
 build="${IMPACT_BUILD_DIR:-build}"
 if [ ! -f "$build/CMakeCache.txt" ]; then
