@@ -8,6 +8,7 @@
 #include "report/FactsJson.h"
 #include "model/Version.h"
 #include "report/Render.h"
+#include "report/GithubAnnotations.h"
 #include "report/Sarif.h"
 
 #include <fstream>
@@ -16,7 +17,7 @@
 namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
-                     [--format text|json|sarif] [--fail-on breaks|needs-device]
+                     [--format text|json|sarif|github] [--fail-on breaks|needs-device]
                      [--generic-targets PATH] [--config FILE]
        impact facts FILE [--as PATH]
        impact --help | --version
@@ -34,9 +35,10 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       a file that conflicts are dropped and one merge-conflict row names the
                       conflicted files. A working-tree head merges HEAD's commit with the
                       uncommitted changes merged in too
-  --format text|json|sarif
+  --format text|json|sarif|github
                       text (default): one line per row, then the rollup; json: see
-                      docs/report-json.md; sarif: SARIF 2.1.0 for code scanning (docs/ci.md)
+                      docs/report-json.md; sarif: SARIF 2.1.0 for code scanning; github:
+                      GitHub Actions workflow commands that annotate the diff (docs/ci.md)
   --generic-targets PATH
                       the generic-target table (JSON: generic name -> member archs; the file
                       name ends in generic_targets.json), repository-relative; default:
@@ -143,8 +145,8 @@ int main(int argc, char** argv) {
     if (!ok) return usage(a + " needs a value");
   }
   if (!haveBase) return usage("--base REV is required");
-  if (format != "text" && format != "json" && format != "sarif")
-    return usage("--format is text, json or sarif, not '" + format + "'");
+  if (format != "text" && format != "json" && format != "sarif" && format != "github")
+    return usage("--format is text, json, sarif or github, not '" + format + "'");
   if (!failOn.empty() && failOn != "breaks" && failOn != "needs-device")
     return usage("--fail-on is breaks or needs-device, not '" + failOn + "'");
 
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
   }
   std::string out = format == "json"    ? impact::renderJson(*report)
                     : format == "sarif" ? impact::renderSarif(*report)
+                    : format == "github" ? impact::renderGithub(*report)
                                         : impact::renderText(*report);
   std::fwrite(out.data(), 1, out.size(), stdout);
   const std::string& v = report->rollup.verdict;
