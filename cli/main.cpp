@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/Analysis.h"
+#include "cli/Terminal.h"
 #include "report/FactsJson.h"
 #include "model/Version.h"
 #include "report/Render.h"
@@ -84,8 +85,9 @@ Exit: 0 the analysis ran; 1 --fail-on matched; 2 usage error; 3 the analysis cou
 (not a git repository, unknown revision, no merge base, unreadable object).
 )HELP";
 
+// A usage error: one line naming it, and where the help is (as git and clang do).
 int usage(const std::string& msg) {
-  std::fprintf(stderr, "impact: %s\n\n%s", msg.c_str(), kUsage);
+  std::fprintf(stderr, "impact: %s\ntry 'impact --help'\n", msg.c_str());
   return 2;
 }
 
@@ -165,7 +167,7 @@ int main(int argc, char** argv) {
   std::string out = format == "json"    ? impact::renderJson(*report)
                     : format == "sarif" ? impact::renderSarif(*report)
                     : format == "github" ? impact::renderGithub(*report)
-                                        : impact::renderText(*report);
+                                        : impact::renderText(*report, impact::cli::textStyleForStdout());
   std::fwrite(out.data(), 1, out.size(), stdout);
   const std::string& v = report->rollup.verdict;
   if (failOn == "breaks" && v == "BREAKS") return 1;
