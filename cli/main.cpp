@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/Analysis.h"
+#include "cache/DiskCache.h"
 #include "cli/Terminal.h"
 #include "report/FactsJson.h"
 #include "model/Version.h"
@@ -20,6 +21,7 @@ namespace {
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json|sarif|github] [--fail-on breaks|needs-device]
                      [--generic-targets PATH] [--config FILE]
+                     [--cache DIR | --no-cache] [--stats]
        impact facts FILE [--as PATH]
        impact --help | --version
 
@@ -48,6 +50,12 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       (YAML: provider_root, library_root, python_roots, cpp_roots,
                       manifest_roots, descriptor_roots, import_roots, generic_target_table,
                       packs_dir); default: .impactd.yaml at the work tree's root if present
+  --cache DIR         where extracted facts persist between runs (shared with impactd and
+                      other impact processes); default: $XDG_CACHE_HOME/impactd, else
+                      ~/.cache/impactd. Bounded (1 GiB, least recently used out first)
+  --no-cache          extract every file, read and write no cache
+  --stats             print to stderr how many files were extracted and how many came from
+                      the cache
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
                       (needs-device)
 
@@ -122,7 +130,8 @@ int main(int argc, char** argv) {
 
   impact::ReportRequest req;
   std::string format = "text", failOn, genericTargets;
-  bool haveBase = false;
+  std::string cacheDir;
+  bool haveBase = false, noCache = false, stats = false;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -143,6 +152,9 @@ int main(int argc, char** argv) {
     else if (a == "--fail-on") ok = value(failOn);
     else if (a == "--generic-targets") ok = value(genericTargets);
     else if (a == "--config") ok = value(req.config);
+    else if (a == "--cache") ok = value(cacheDir);
+    else if (a == "--no-cache") noCache = true;
+    else if (a == "--stats") stats = true;
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
   }
@@ -159,7 +171,19 @@ int main(int argc, char** argv) {
     req.genericTargets = genericTargets;
   }
   impact::ExtractCache cache;
+  std::shared_ptr<impact::DiskCache> disk;
+  if (!noCache && !(cacheDir.empty() && (cacheDir = impact::DiskCache::defaultDir()).empty())) {
+    disk = std::make_shared<impact::DiskCache>(cacheDir);
+    cache.setStore(disk);
+  }
   auto report = impact::runReport(req, layout, cache);
+  if (disk && disk->stats().writes) disk->trim();
+  if (stats) {
+    std::string from = disk ? "from the cache " + disk->dir() : "(no cache)";
+    auto s = disk ? disk->stats() : impact::DiskCache::Stats{};
+    std::fprintf(stderr, "impact: facts of %zu files: %zu extracted, %zu %s; %zu written, %zu corrupt entries replaced\n",
+                 cache.size(), cache.extractions(), cache.fromStore(), from.c_str(), s.writes, s.corrupt);
+  }
   if (!report.ok()) {
     std::fprintf(stderr, "impact: %s\n", std::string(report.status().message()).c_str());
     return 3;

@@ -31,6 +31,7 @@ struct KernelArg {
   bool conditional = false;
   std::string condition;  // the condition it depends on, aliases resolved (e.g. "spec.use_sinks")
   SourceRange range;      // the b.param call, the KernelArgument element, the add(...) call
+  bool operator==(const KernelArg&) const = default;
 };
 
 // One argument list a Python builder can declare.
@@ -38,6 +39,7 @@ struct PyAbi {
   std::string origin;     // the function whose body declares it
   std::string guard;      // "" for the builder's own body; else the early-return condition
   std::vector<KernelArg> args;
+  bool operator==(const PyAbi&) const = default;
 };
 
 struct PyBuilder {
@@ -49,6 +51,7 @@ struct PyBuilder {
   std::vector<PyAbi> abis;  // abis[0]: own body; then one per early `return other(spec)`
   std::vector<std::string> unresolvedReturns;  // early-return targets not defined in this module
   uint64_t fingerprint = 0;  // code fingerprint of the def (and of same-module early-return targets)
+  bool operator==(const PyBuilder&) const = default;
 };
 
 struct CppArgList {
@@ -66,9 +69,11 @@ struct CppArgList {
   // variant's spec (JSON scalars as text: "true", "8", "bf16"), which picks the builder's list.
   struct BuilderHint {
     std::string source, builder;
+    bool operator==(const BuilderHint&) const = default;
   };
   std::optional<BuilderHint> builderHint;
   std::map<std::string, std::string> spec;
+  bool operator==(const CppArgList&) const = default;
 };
 
 // launch_surface entry of a *.profile.yaml (DOMAIN.md §5)
@@ -82,17 +87,20 @@ struct SurfaceEntry {
   std::string guard;
   std::string testPath;       // "" for none
   uint32_t line = 0;          // 0-based line of the entry in the manifest
+  bool operator==(const SurfaceEntry&) const = default;
 };
 
 struct KmdField {
   std::string name, type;
   std::optional<std::string> defaultValue;
+  bool operator==(const KmdField&) const = default;
 };
 
 struct Manifest {
   std::string arch, slug, providerRoot, source, builder;
   std::vector<KmdField> kmdFields;
   std::vector<SurfaceEntry> surfaces;
+  bool operator==(const Manifest&) const = default;
 };
 
 // A rocke launch of a descriptor: kernel_source {source, builder}
@@ -100,6 +108,7 @@ struct DescriptorLaunch {
   std::string source;   // relative to rocke/library
   std::string builder;
   std::vector<std::string> arch;  // the UKD's own arch array (narrows the KDP's); empty: the KDP's
+  bool operator==(const DescriptorLaunch&) const = default;
 };
 
 struct DescriptorFacts {
@@ -111,6 +120,7 @@ struct DescriptorFacts {
   size_t ukdCount = 0;
   // A generic-target table (generic_targets.json): generic name -> ordered member archs.
   std::map<std::string, std::vector<std::string>> genericTargets;
+  bool operator==(const DescriptorFacts&) const = default;
 };
 
 enum class FileKind { Python, Cpp, Manifest, Descriptor, Other };
@@ -128,6 +138,7 @@ struct FileFacts {
   std::optional<DescriptorFacts> descriptor;
   PyModuleFacts module;      // Python files
   CppSymbolFacts symbols;    // C++ files
+  bool operator==(const FileFacts&) const = default;
 };
 
 }  // namespace impact
