@@ -1,30 +1,137 @@
 #include "cache/FactsCodec.h"
 
-#include <nlohmann/json.hpp>
+#include <cstring>
+#include <map>
 #include <optional>
+#include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
-// std::optional as null or the value (nlohmann 3.11.2 has no built-in support).
-namespace nlohmann {
-template <typename T>
-struct adl_serializer<std::optional<T>> {
-  static void to_json(json& j, const std::optional<T>& o) {
-    if (o) j = *o;
-    else j = nullptr;
-  }
-  static void from_json(const json& j, std::optional<T>& o) {
-    if (j.is_null()) o.reset();
-    else o = j.get<T>();
-  }
-};
-}  // namespace nlohmann
-
 namespace impact {
 
-// One line per struct: every field the codec writes and reads (a field missing from an entry
-// reads as its default). Keep these lists equal to the structs; see FactsCodec.h.
-#define IMPACT_CODEC(Type, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Type, __VA_ARGS__)
+// size_t fields (DescriptorFacts::ukdCount) are written as uint64_t.
+static_assert(std::is_same_v<size_t, uint64_t> || sizeof(size_t) < 8, "size_t is uint64_t on the project's platforms");
+
+namespace {
+
+// A flat binary encoding, little-endian as the machine writes it (the cache is local to one
+// machine kind): integers fixed-width, strings and sequences length-prefixed, optionals
+// flagged. One field list per struct (below) drives both directions.
+class Writer {
+ public:
+  std::string out;
+  template <typename T>
+  void pod(T v) {
+    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  void operator()(bool v) { pod<uint8_t>(v); }
+  void operator()(uint32_t v) { pod(v); }
+  void operator()(uint64_t v) { pod(v); }
+  void operator()(int64_t v) { pod(v); }
+  void operator()(const std::string& s) {
+    pod<uint32_t>(static_cast<uint32_t>(s.size()));
+    out += s;
+  }
+  template <typename E>
+    requires std::is_enum_v<E>
+  void operator()(E e) { pod<uint32_t>(static_cast<uint32_t>(e)); }
+  template <typename T>
+  void operator()(const std::vector<T>& v) {
+    pod<uint32_t>(static_cast<uint32_t>(v.size()));
+    for (const auto& x : v) (*this)(x);
+  }
+  template <typename K, typename V>
+  void operator()(const std::map<K, V>& m) {
+    pod<uint32_t>(static_cast<uint32_t>(m.size()));
+    for (const auto& [k, v] : m) (*this)(k), (*this)(v);
+  }
+  template <typename T>
+  void operator()(const std::optional<T>& o) {
+    (*this)(o.has_value());
+    if (o) (*this)(*o);
+  }
+  template <typename T>
+    requires std::is_class_v<T>
+  void operator()(const T& t) { fields(*this, const_cast<T&>(t)); }
+  template <typename... Ts>
+  void all(Ts&... ts) { ((*this)(ts), ...); }
+};
+
+struct Truncated {};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  bool done() const { return pos_ == in_.size(); }
+  template <typename T>
+  T pod() {
+    if (in_.size() - pos_ < sizeof(T)) throw Truncated{};
+    T v;
+    std::memcpy(&v, in_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+  void operator()(bool& v) { v = pod<uint8_t>() != 0; }
+  void operator()(uint32_t& v) { v = pod<uint32_t>(); }
+  void operator()(uint64_t& v) { v = pod<uint64_t>(); }
+  void operator()(int64_t& v) { v = pod<int64_t>(); }
+  void operator()(std::string& s) {
+    uint32_t n = pod<uint32_t>();
+    if (in_.size() - pos_ < n) throw Truncated{};
+    s.assign(in_.data() + pos_, n);
+    pos_ += n;
+  }
+  template <typename E>
+    requires std::is_enum_v<E>
+  void operator()(E& e) { e = static_cast<E>(pod<uint32_t>()); }
+  template <typename T>
+  void operator()(std::vector<T>& v) {
+    uint32_t n = pod<uint32_t>();
+    if (n > in_.size() - pos_) throw Truncated{};  // every element takes at least one byte
+    v.resize(n);
+    for (auto& x : v) (*this)(x);
+  }
+  template <typename K, typename V>
+  void operator()(std::map<K, V>& m) {
+    uint32_t n = pod<uint32_t>();
+    if (n > in_.size() - pos_) throw Truncated{};
+    for (uint32_t i = 0; i < n; ++i) {
+      K k;
+      V v;
+      (*this)(k), (*this)(v);
+      m.emplace(std::move(k), std::move(v));
+    }
+  }
+  template <typename T>
+  void operator()(std::optional<T>& o) {
+    bool has;
+    (*this)(has);
+    if (!has) return o.reset();
+    o.emplace();
+    (*this)(*o);
+  }
+  template <typename T>
+    requires std::is_class_v<T>
+  void operator()(T& t) { fields(*this, t); }
+  template <typename... Ts>
+  void all(Ts&... ts) { ((*this)(ts), ...); }
+
+ private:
+  std::string_view in_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+// One line per struct: every field the codec writes and reads, in order. Keep these lists
+// equal to the structs; see FactsCodec.h.
+#define IMPACT_CODEC(Type, ...)          \
+  template <typename Ar>                 \
+  void fields(Ar& ar, Type& t) {         \
+    auto& [__VA_ARGS__] = t;             \
+    ar.all(__VA_ARGS__);                 \
+  }
 
 // model/Facts.h
 IMPACT_CODEC(SourceRange, line, col, endLine, endCol)
@@ -52,61 +159,38 @@ IMPACT_CODEC(PyModuleFacts, defs, imports, moduleRefs)
 
 #undef IMPACT_CODEC
 
-// A struct that gains or loses a field changes size: these stop the build until the codec
-// line above lists the field (then update the size here and bump kFactsCodecVersion).
-// Checked where the sizes are known (libstdc++ on x86-64, the project's platform).
-#if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(SourceRange) == 16, "SourceRange changed: update FactsCodec.cpp");
-static_assert(sizeof(KernelArg) == 208, "KernelArg changed: update FactsCodec.cpp");
-static_assert(sizeof(PyAbi) == 88, "PyAbi changed: update FactsCodec.cpp");
-static_assert(sizeof(PyBuilder) == 128, "PyBuilder changed: update FactsCodec.cpp");
-static_assert(sizeof(CppArgList) == 248, "CppArgList changed: update FactsCodec.cpp");
-static_assert(sizeof(SurfaceEntry) == 256, "SurfaceEntry changed: update FactsCodec.cpp");
-static_assert(sizeof(KmdField) == 104, "KmdField changed: update FactsCodec.cpp");
-static_assert(sizeof(Manifest) == 208, "Manifest changed: update FactsCodec.cpp");
-static_assert(sizeof(DescriptorLaunch) == 88, "DescriptorLaunch changed: update FactsCodec.cpp");
-static_assert(sizeof(DescriptorFacts) == 224, "DescriptorFacts changed: update FactsCodec.cpp");
-static_assert(sizeof(CppStringConstant) == 104, "CppStringConstant changed: update FactsCodec.cpp");
-static_assert(sizeof(CppKmdRead) == 104, "CppKmdRead changed: update FactsCodec.cpp");
-static_assert(sizeof(DescriptorSymbol) == 104, "DescriptorSymbol changed: update FactsCodec.cpp");
-static_assert(sizeof(KmdSchemaField) == 72, "KmdSchemaField changed: update FactsCodec.cpp");
-static_assert(sizeof(CppSymbolFacts) == 128, "CppSymbolFacts changed: update FactsCodec.cpp");
-static_assert(sizeof(PyDef) == 208, "PyDef changed: update FactsCodec.cpp");
-static_assert(sizeof(PyImport) == 136, "PyImport changed: update FactsCodec.cpp");
-static_assert(sizeof(PyModuleFacts) == 72, "PyModuleFacts changed: update FactsCodec.cpp");
-static_assert(sizeof(FileFacts) == 776, "FileFacts changed: update encodeFacts/decodeFacts");
-#endif
+// A struct that gains or loses a field no longer matches its line above: the structured
+// binding in IMPACT_CODEC stops the build until the line lists every field again.
+
+// FileFacts: every field but the path (an entry serves every path of its kind).
+template <typename Ar>
+void factsFields(Ar& ar, FileFacts& f) {
+  auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols] = f;
+  (void)path;
+  ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols);
+}
 
 std::string encodeFacts(const FileFacts& f) {
-  nlohmann::json j = {{"kind", f.kind},           {"ok", f.ok},
-                      {"error", f.error},         {"fingerprint", f.fingerprint},
-                      {"builders", f.builders},   {"lists", f.lists},
-                      {"manifest", f.manifest},   {"descriptor", f.descriptor},
-                      {"module", f.module},       {"symbols", f.symbols}};
-  std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
-  return std::string(bytes.begin(), bytes.end());
+  Writer w;
+  factsFields(w, const_cast<FileFacts&>(f));
+  return std::move(w.out);
 }
 
 absl::StatusOr<FileFacts> decodeFacts(std::string_view bytes, std::string_view path) {
+  FileFacts f;
+  Reader r(bytes);
   try {
-    nlohmann::json j = nlohmann::json::from_cbor(bytes.begin(), bytes.end());
-    if (!j.is_object()) return absl::DataLossError("facts entry: not an object");
-    FileFacts f;
-    f.path = std::string(path);
-    f.kind = j.at("kind").get<FileKind>();
-    f.ok = j.at("ok").get<bool>();
-    f.error = j.at("error").get<std::string>();
-    f.fingerprint = j.at("fingerprint").get<uint64_t>();
-    f.builders = j.at("builders").get<std::vector<PyBuilder>>();
-    f.lists = j.at("lists").get<std::vector<CppArgList>>();
-    f.manifest = j.at("manifest").get<std::optional<Manifest>>();
-    f.descriptor = j.at("descriptor").get<std::optional<DescriptorFacts>>();
-    f.module = j.at("module").get<PyModuleFacts>();
-    f.symbols = j.at("symbols").get<CppSymbolFacts>();
-    return f;
-  } catch (const nlohmann::json::exception& e) {
+    factsFields(r, f);
+  } catch (const Truncated&) {
+    return absl::DataLossError("facts entry does not decode: truncated");
+  } catch (const std::exception& e) {  // std::bad_alloc, std::length_error on a corrupt count
     return absl::DataLossError(absl::StrCat("facts entry does not decode: ", e.what()));
   }
+  if (!r.done()) return absl::DataLossError("facts entry does not decode: bytes left over");
+  if (static_cast<uint32_t>(f.kind) > static_cast<uint32_t>(FileKind::Other))
+    return absl::DataLossError("facts entry does not decode: unknown file kind");
+  f.path = std::string(path);
+  return f;
 }
 
 }  // namespace impact

@@ -1,9 +1,11 @@
 // FileFacts to bytes and back, for the on-disk extraction cache (core/cache/DiskCache.h).
 //
-// TO ADD A FIELD to a struct of model/Facts.h, CppSymbols.h or PythonModule.h: list it in that
-// struct's IMPACT_CODEC line in FactsCodec.cpp, update the struct's size in the static_asserts
-// there (they fail to compile until you do), and bump kFactsCodecVersion below. Entries written
-// by another codec version are never read (the version is part of every cache key).
+// TO ADD A FIELD to a struct of model/Facts.h, CppSymbols.h or PythonModule.h: list it, in
+// declaration order, in that struct's IMPACT_CODEC line in FactsCodec.cpp (the build fails
+// until every field is listed: each line is a structured binding of the whole struct), and bump
+// kFactsCodecVersion below. Entries written by another codec version are never read (the
+// version is part of every cache key). A new field of a type the codec does not know yet needs
+// an operator() in its Writer and Reader.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +17,10 @@
 
 namespace impact {
 
-inline constexpr uint32_t kFactsCodecVersion = 1;
+inline constexpr uint32_t kFactsCodecVersion = 2;
 
 // The facts without their path (a cache entry is shared by every path with the same content
-// and extraction kind). CBOR of a JSON object per struct, keyed by field name.
+// and extraction kind). A flat binary encoding, one field list per struct (FactsCodec.cpp).
 std::string encodeFacts(const FileFacts& facts);
 
 // The facts the bytes hold, with `path` set; an error (naming what is wrong) for bytes that are
