@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "EmitCommand.h"
 #include "analysis/Analysis.h"
 #include "cache/DiskCache.h"
 #include "cli/Terminal.h"
@@ -20,8 +21,9 @@ namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json|sarif|github] [--fail-on breaks|needs-device]
-                     [--generic-targets PATH] [--config FILE]
+                     [--generic-targets PATH] [--config FILE] [--emit FILE|auto]
                      [--cache DIR | --no-cache] [--stats]
+       impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]  (impact emit --help)
        impact facts FILE [--as PATH]
        impact --help | --version
 
@@ -50,6 +52,11 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       (YAML: provider_root, library_root, python_roots, cpp_roots,
                       manifest_roots, descriptor_roots, import_roots, generic_target_table,
                       packs_dir); default: .impactd.yaml at the work tree's root if present
+  --emit FILE|auto    fold an emit document (impact emit): a changed row on a shipped module
+                      becomes inert when every family importing it emitted equal arguments, IR
+                      and compile inputs at both revisions (docs/emitter.md); refused (exit 3)
+                      when made for other trees, of another schema, or malformed. auto: run
+                      the emitter first when a shipped Python module changed in code
   --cache DIR         where extracted facts persist between runs (shared with impactd and
                       other impact processes); default: $XDG_CACHE_HOME/impactd, else
                       ~/.cache/impactd. Bounded (1 GiB, least recently used out first)
@@ -73,6 +80,7 @@ Contracts (see docs/contracts.md):
                        call, packed descriptor signature, catalog args_signature)
   launch-surface:NAME  a manifest launch_surface entry (grid, block, matcher, ...): its
                        python_source symbol and what it reaches vs its cpp_mirror
+  catalog-geometry     an AOT catalog's grid/block vs its module's *_grid/*_block functions
   symbols              a descriptor symbol string vs the pack's constants
   kmd-fields           a KMD field the C++ reads vs the manifest and KMD schema
   removed-symbol       a Python name removed or re-signed while a reader still uses it
@@ -126,10 +134,11 @@ int main(int argc, char** argv) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }
+  if (args[0] == "emit") return impact::cli::emitCommand({args.begin() + 1, args.end()});
   if (args[0] != "report") return usage("unknown command '" + args[0] + "'");
 
   impact::ReportRequest req;
-  std::string format = "text", failOn, genericTargets;
+  std::string format = "text", failOn, genericTargets, emitFile;
   std::string cacheDir;
   bool haveBase = false, noCache = false, stats = false;
   for (size_t i = 1; i < args.size(); ++i) {
@@ -152,6 +161,7 @@ int main(int argc, char** argv) {
     else if (a == "--fail-on") ok = value(failOn);
     else if (a == "--generic-targets") ok = value(genericTargets);
     else if (a == "--config") ok = value(req.config);
+    else if (a == "--emit") ok = value(emitFile);
     else if (a == "--cache") ok = value(cacheDir);
     else if (a == "--no-cache") noCache = true;
     else if (a == "--stats") stats = true;
@@ -170,6 +180,10 @@ int main(int argc, char** argv) {
       return usage("--generic-targets: the table's file name ends in generic_targets.json");
     req.genericTargets = genericTargets;
   }
+  if (!emitFile.empty() && emitFile != "auto") {
+    req.emit = impact::cli::loadEmitDocument(emitFile);
+    if (!req.emit) return 3;
+  }
   impact::ExtractCache cache;
   std::shared_ptr<impact::DiskCache> disk;
   if (!noCache && !(cacheDir.empty() && (cacheDir = impact::DiskCache::defaultDir()).empty())) {
@@ -177,6 +191,20 @@ int main(int argc, char** argv) {
     cache.setStore(disk);
   }
   auto report = impact::runReport(req, layout, cache);
+  if (report.ok() && emitFile == "auto") {
+    std::string note;
+    auto doc = impact::cli::autoEmit(req, *report, &note);
+    if (!doc.ok()) {
+      std::fprintf(stderr, "impact: the emitter could not run: %s\n", std::string(doc.status().message()).c_str());
+      return 3;
+    }
+    if (*doc) {
+      req.emit = *doc;
+      report = impact::runReport(req, layout, cache);
+    } else {
+      report->notes.push_back(note);
+    }
+  }
   if (disk && disk->stats().writes) disk->trim();
   if (stats) {
     std::string from = disk ? "from the cache " + disk->dir() : "(no cache)";
@@ -185,7 +213,9 @@ int main(int argc, char** argv) {
                  cache.size(), cache.extractions(), cache.fromStore(), from.c_str(), s.writes, s.corrupt);
   }
   if (!report.ok()) {
-    std::fprintf(stderr, "impact: %s\n", std::string(report.status().message()).c_str());
+    std::string msg(report.status().message());
+    if (req.emit && msg.starts_with("the emit document")) msg = "refusing " + msg;
+    std::fprintf(stderr, "impact: %s\n", msg.c_str());
     return 3;
   }
   std::string out = format == "json"    ? impact::renderJson(*report)

@@ -20,4 +20,8 @@ g commit -q -am "attention_dense: add sliding-window arguments (the pack follows
 echo "\$ impact report --repo $ex --base main"
 status=0
 "$build/bin/impact" report --repo "$ex" --base main || status=$?
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+# Second part: the emitter settles a refactor on the CPU (NEEDS-DEVICE without it, NONE with it).
+echo
+echo "# The emitter: a refactor of a rocKE builder that emits the same code (scripts/demo-emitter.sh)"
+exec "$here/scripts/demo-emitter.sh"

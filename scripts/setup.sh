@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12 packages), fetches the pinned grammars (npm) and builds.
+# With --tests it also installs what the tests drive: Neovim, the npm test clients, and the real
+# VS Code for the editor test (scripts/install-code-server.sh).
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
+for_tests=0
+[ "${1:-}" = "--tests" ] && for_tests=1
 
 packages=(build-essential cmake ninja-build pkg-config git
           llvm-22-dev libgit2-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
-          libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev
-          neovim)  # neovim: the headless editor-client test (tests/clients)
+          libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev)
+if [ "$for_tests" = 1 ]; then
+  packages+=(neovim   # neovim: the headless editor-client test (tests/clients)
+             # The real-VS-Code test (tests/vscode): Debian's chromium drives code-server's page;
+             # code-server searches with ripgrep; its native modules build against the -dev packages.
+             ripgrep chromium libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -24,13 +33,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The editor-client tests drive impactd with vscode-jsonrpc (tests/clients/package-lock.json).
-if [ ! -d tests/clients/node_modules ]; then
+if [ "$for_tests" = 1 ] && [ ! -d tests/clients/node_modules ]; then
   (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 # Microsoft's SARIF validator, which the SARIF tests run on impact's --format sarif output.
 if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
   (cd tests/sarif && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+
+# The VS Code extension's build tools (editors/vscode/package-lock.json): the editor test packages it.
+if [ "$for_tests" = 1 ] && [ ! -d editors/vscode/node_modules ]; then
+  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
+# code-server and puppeteer-core for the real-VS-Code test, pinned by scripts/code-server/ and
+# cached per machine (~/.cache/impactd); nothing to do when the cached copy is complete.
+[ "$for_tests" = 0 ] || "$here/scripts/install-code-server.sh" >/dev/null
 
 build="${IMPACT_BUILD_DIR:-build}"
 if [ ! -f "$build/CMakeCache.txt" ]; then

@@ -12,6 +12,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "analysis/TreeFacts.h"
+#include "contracts/Kernargs.h"
+#include "emit/Fold.h"
+#include "emit/PackTimeLine.h"
+#include "emit/TreeKey.h"
+#include "extract/Descriptor.h"
 #include "git/Repository.h"
 #include "judge/Judge.h"
 
@@ -141,6 +146,53 @@ absl::Status addMergedView(const Repository& repo, const std::string& headCommit
   return absl::OkStatus();
 }
 
+std::set<std::string> changedPaths(const Snapshot& a, const Snapshot& b) {
+  std::set<std::string> out;
+  for (const auto& [p, f] : a.files)
+    if (const FileRef* g = b.find(p); !g || g->id != f.id) out.insert(p);
+  for (const auto& [p, f] : b.files)
+    if (!a.find(p)) out.insert(p);
+  return out;
+}
+
+// SPEC R4.3: folds the rows with the emit document, after checking it was made for these trees.
+absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Snapshot& baseSnap,
+                      const Snapshot& headSnap, const TreeFacts& headFacts, const Layout& layout,
+                      const std::string& targetTip, Report& rep) {
+  const emit::EmitDocument& doc = *req.emit;
+  std::string bt = emit::treeKey(baseSnap), ht = emit::treeKey(headSnap);
+  if (doc.baseTree != bt || doc.headTree != ht)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the emit document is for other trees (base ", doc.baseTree, ", head ", doc.headTree,
+        "); this report compares base ", bt, " and head ", ht, ": run impact emit for this range"));
+  emit::FoldContext ctx;
+  ctx.changedPaths = changedPaths(baseSnap, headSnap);
+  for (const auto& p : pairKernargs(headFacts, layout)) {
+    if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch) continue;  // launch calls state no kind/size
+    auto& args = ctx.copyArgs["kernargs|" + p.copy.key];
+    for (const auto& a : p.copy.list->args)
+      args.push_back({a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});
+  }
+  if (!targetTip.empty()) {
+    auto tip = repo.commitSnapshot(targetTip);
+    if (!tip.ok()) return tip.status();
+    std::set<std::string> shipped;
+    for (const auto& f : doc.families)
+      for (const auto* s : {&f.base, &f.head}) shipped.insert(s->closure.begin(), s->closure.end());
+    for (const auto& p : changedPaths(baseSnap, *tip)) {
+      if (!descriptorType(p).empty() || shipped.count(p)) {
+        ctx.mergedGuardWhy = "the target tip changed " + p + " since the base";
+        break;
+      }
+    }
+    ctx.mergedGuard = ctx.mergedGuardWhy.empty();
+  }
+  auto out = emit::foldRows(rep.rows, doc, ctx);
+  rep.notes.insert(rep.notes.end(), out.notes.begin(), out.notes.end());
+  rep.packTime = emit::packTimeLine(doc, &rep.notes);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Layout> layoutFor(const ReportRequest& req, const Repository& repo, const Layout& defaults) {
@@ -195,6 +247,10 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   if (!targetTip.empty()) {
     absl::Status st = addMergedView(**repo, *headCommit, targetTip, req.head.empty() ? &*headSnap : nullptr,
                                     *baseSnap, baseFacts, layout, cache, rep);
+    if (!st.ok()) return st;
+  }
+  if (req.emit) {
+    absl::Status st = foldEmit(req, **repo, *baseSnap, *headSnap, headFacts, layout, targetTip, rep);
     if (!st.ok()) return st;
   }
   rep.rollup = rollUp(rep.rows);

@@ -1,9 +1,11 @@
 // One report from revisions: resolve them, snapshot base and head, extract, judge, roll up.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "emit/EmitDocument.h"
 #include "extract/Extract.h"
 #include "model/Layout.h"
 #include "model/Report.h"
@@ -19,6 +21,9 @@ struct ReportRequest {
   // when there is one, else the monorepo's defaults.
   std::string config;
   std::string genericTargets;  // overrides the layout's generic-target table when set
+  // An emit document (impact emit) to fold (core/emit/Fold.h); refused when it was made for other
+  // trees than this report's base and head.
+  std::shared_ptr<const emit::EmitDocument> emit;
 };
 
 // With a target tip, base-vs-merged is judged as well: the head commit merged into the tip in

@@ -1,11 +1,11 @@
 // The persistent extraction cache: facts on disk under $XDG_CACHE_HOME/impactd (or a folder
 // given), shared by every `impact` process and the language server (docs/ci.md).
 //
-// Key: (extractor version, extraction kind, git blob id). The extractor version is a hash of
-// the extractor's sources and the codec version (generated/ExtractorVersion.h), so a build
-// never reads facts another extractor wrote; the kind is what of the path decides extraction
-// (classify() and the descriptor type), so one entry serves every path of that kind.
-// Layout: DIR/facts-<version>/<blob id[0:2]>/<blob id[2:]>.<kind>.
+// Key: (extractor version, extraction kind, git blob id, path). The extractor version is a hash
+// of the extractor's sources and the codec version (generated/ExtractorVersion.h), so a build
+// never reads facts another extractor wrote. Extraction also reads the path (classify(), a
+// descriptor's type, a catalog's arch and family folders), so the path is hashed into the key.
+// Layout: DIR/facts-<version>-c<codec>/<blob id[0:2]>/<blob id[2:]>.<kind>.<path hash>.
 //
 // Safe for concurrent use by threads and processes: an entry is written to a temp file beside
 // it and renamed into place, so a reader sees a whole entry or none, and a writer killed

@@ -139,12 +139,14 @@ IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolved
 IMPACT_CODEC(PyAbi, origin, guard, args)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)
-IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec)
-IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, kmdFields, guard, testPath, line)
+IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, block, geometry)
+IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog)
+IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, kmdFields, guard, testPath, line,
+             pythonProse, proseFiles, proseSymbols)
 IMPACT_CODEC(KmdField, name, type, defaultValue)
 IMPACT_CODEC(Manifest, arch, slug, providerRoot, source, builder, kmdFields, surfaces)
-IMPACT_CODEC(DescriptorLaunch, source, builder, arch)
-IMPACT_CODEC(DescriptorFacts, type, id, name, arch, launches, ukdArchs, ukdCount, genericTargets)
+IMPACT_CODEC(DescriptorLaunch, source, builder, arch, ukdName, spec)
+IMPACT_CODEC(DescriptorFacts, type, id, name, arch, launches, ukdArchs, ukdCount, notInspected, genericTargets)
 // model/CppSymbols.h
 IMPACT_CODEC(CppStringConstant, name, qualified, value, line, col)
 IMPACT_CODEC(CppKmdRead, field, constant, method, line, col)
@@ -153,7 +155,8 @@ IMPACT_CODEC(KmdSchemaField, name, type, hasDefault, line)
 IMPACT_CODEC(CppSymbolFacts, constants, kmdReads, includes, descriptorSymbols, kmdFields, kmdSchema)
 // model/PythonModule.h
 IMPACT_CODEC(PyRange, line, col, endLine, endCol)
-IMPACT_CODEC(PyDef, kind, name, params, bases, aliasOf, range, nameLine, fingerprint, refs, members)
+IMPACT_CODEC(PyTypedRead, receiver, type, member)
+IMPACT_CODEC(PyDef, kind, name, params, bases, aliasOf, range, nameLine, fingerprint, refs, members, typedReads)
 IMPACT_CODEC(PyImport, module, name, alias, function, line)
 IMPACT_CODEC(PyModuleFacts, defs, imports, moduleRefs)
 

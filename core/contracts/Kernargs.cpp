@@ -1,5 +1,7 @@
 #include "contracts/Kernargs.h"
 
+#include "contracts/CatalogPairing.h"
+
 #include <algorithm>
 #include <cctype>
 #include <tuple>
@@ -53,11 +55,12 @@ struct Diff {
   }
 };
 
-// Positional comparison of two lists of equal length.
-Diff positional(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
+// Positional comparison of two lists of equal length. A launch call's "names" are its argument
+// expressions: never compared (ignoreNames), kinds and sizes are.
+Diff positional(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool ignoreNames) {
   Diff d;
   for (size_t i = 0; i < b.size(); ++i) d.pairs.emplace_back(int(i), int(i));
-  if (countOnly) return d;
+  auto sameName = [&](const KernelArg& x, const KernelArg& y) { return ignoreNames || impact::sameName(x, y); };
   std::vector<size_t> nameDiff;
   for (size_t i = 0; i < b.size(); ++i) {
     if (!sameName(b[i], c[i]) || !sameType(b[i], c[i])) d.focus(int(i), int(i));
@@ -94,17 +97,11 @@ Diff positional(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c
 
 // Alignment of lists of different length (longest common subsequence on name, or on type for
 // unnamed copies), then what is missing from or extra in the copy.
-Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
+Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool ignoreNames) {
   Diff d;
   d.parts.push_back(absl::StrCat("copy has ", c.size(), " arguments, builder has ", b.size()));
   d.distance = 2 * static_cast<int>(b.size() > c.size() ? b.size() - c.size() : c.size() - b.size());
-  if (countOnly) {
-    for (size_t i = 0; i < std::min(b.size(), c.size()); ++i) d.pairs.emplace_back(int(i), int(i));
-    size_t k = std::min(b.size(), c.size());
-    d.focus(k < b.size() ? int(k) : -1, k < c.size() ? int(k) : -1);
-    return d;
-  }
-  bool named = std::any_of(c.begin(), c.end(), [](const KernelArg& a) { return !a.name.empty(); });
+  bool named = !ignoreNames && std::any_of(c.begin(), c.end(), [](const KernelArg& a) { return !a.name.empty(); });
   auto eq = [&](const KernelArg& x, const KernelArg& y) {
     return named ? (x.name == y.name) : (sameType(x, y));
   };
@@ -141,8 +138,8 @@ Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, b
   return d;
 }
 
-Diff diffLists(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool countOnly) {
-  return b.size() == c.size() ? positional(b, c, countOnly) : aligned(b, c, countOnly);
+Diff diffLists(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool ignoreNames) {
+  return b.size() == c.size() ? positional(b, c, ignoreNames) : aligned(b, c, ignoreNames);
 }
 
 std::string joinDiff(const Diff& d) {
@@ -257,6 +254,7 @@ struct Declared {
   std::string manifest;
   std::string module, builder, sourceModule, symbol;
   bool test = false;
+  std::string manifestBuilder;  // the manifest's own `builder:` (in sourceModule)
 };
 
 bool symbolMatches(const std::string& want, const std::string& have) {
@@ -373,15 +371,22 @@ std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& co
 Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
   Comparison best;
   best.distance = 1 << 30;
-  const bool countOnly = copy.form == CppArgList::Form::Launch;
+  // A launch call states expressions, not names: its kinds and sizes (where the file states
+  // them) and its count are compared.
+  const bool ignoreNames = copy.form == CppArgList::Form::Launch;
   for (const PyAbi* abiPtr : abisFor(builder, copy)) {
     const PyAbi& abi = *abiPtr;
     Comparison c;
     c.abi = &abi;
     for (const auto& a : abi.args)
-      if (!typeKnown(a) && !countOnly)
+      if (!typeKnown(a))
         c.unresolved.push_back(a.name + (a.unresolvedReason.empty() ? "" : ": " + a.unresolvedReason));
-    Diff full = diffLists(abi.args, copy.args, countOnly);
+    if (ignoreNames)  // a launch argument whose kind the file does not state: said, not guessed
+      for (size_t i = 0; i < copy.args.size(); ++i)
+        if (!copy.args[i].resolved)
+          c.unresolved.push_back(absl::StrCat("launch argument #", i, " ", copy.args[i].name, " (",
+                                              copy.args[i].unresolvedReason, ")"));
+    Diff full = diffLists(abi.args, copy.args, ignoreNames);
     std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
     std::vector<int> bIdx = unconditionalIndex(abi.args), cIdx = unconditionalIndex(copy.args);
     if (full.parts.empty()) {
@@ -389,7 +394,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
       c.distance = 0;
       adopt(c, full, nullptr, nullptr);
     } else {
-      Diff unc = diffLists(bu, cu, countOnly);
+      Diff unc = diffLists(bu, cu, ignoreNames);
       if (bu.size() != abi.args.size() && unc.parts.empty()) {
         c.outcome = Comparison::Outcome::AgreeWithoutConditional;
         c.distance = 0;
@@ -460,7 +465,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     for (const auto& s : m.surfaces) {
       if (s.name != "kernargs") continue;
       Declared d{path, l.libraryPath(s.pythonPath), s.pythonSymbol.empty() ? m.builder : s.pythonSymbol,
-                 m.source.empty() ? "" : l.libraryPath(m.source), s.cppSymbol, false};
+                 m.source.empty() ? "" : l.libraryPath(m.source), s.cppSymbol, false, m.builder};
       if (!s.cppPath.empty()) declared[s.cppPath].push_back(d);
       if (!s.testPath.empty()) {
         d.test = true;
@@ -482,6 +487,15 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
       p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
       const bool named = list.named && list.form != CppArgList::Form::Launch;
+
+      // A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
+      if (list.catalog && !list.builderHint) {
+        std::string note;
+        if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) p.builder = cb;
+        else p.note = note;
+        out.push_back(std::move(p));
+        continue;
+      }
 
       // A descriptor copy that names its builder pairs with it first.
       if (list.builderHint) {
@@ -515,6 +529,16 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         p.declared = true;
         p.manifest = decl->manifest;
         auto declaredBuilder = findBuilder(decl->module, decl->builder);
+        // A surface naming a SignatureBuilder restatement (`attention_dense_signature`), or a
+        // symbol that is no builder: the copy states the ABI the kernel declares, so it pairs
+        // with the manifest's builder (its `b.param` list) when that one is found.
+        if ((!declaredBuilder || declaredBuilder->builder->style == PyBuilder::Style::SignatureBuilder) &&
+            !decl->manifestBuilder.empty()) {
+          std::optional<BuilderRef> own;
+          for (const std::string& mod : {decl->module, decl->sourceModule})
+            if (!own && !mod.empty()) own = findBuilder(mod, decl->manifestBuilder);
+          if (own && own->builder->style == PyBuilder::Style::Params) declaredBuilder = own;
+        }
         if (!named) {
           if (declaredBuilder) p.builder = declaredBuilder;
           else p.note = absl::StrCat("declared builder ", decl->builder, " not found in ", decl->module);
@@ -535,18 +559,26 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
                                      decl->module, ") to compare");
         }
       } else if (named) {
-        // Builders whose module the copy's file is named after come first (many kernels
+        // A Python copy (attention_dense_signature) restates a builder of its own module; else
+        // builders whose module the copy's file is named after come first (many kernels
         // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
         std::vector<BuilderRef> affine;
+        bool ownModule = false;
+        if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
+          affine = own->second;
+          ownModule = true;
+        }
         const std::string file = squashedFileName(path);
-        for (size_t i = 0; i < all.size(); ++i)
-          if (fileAffinity(file, allTokens[i])) affine.push_back(all[i]);
+        if (affine.empty())
+          for (size_t i = 0; i < all.size(); ++i)
+            if (fileAffinity(file, allTokens[i])) affine.push_back(all[i]);
         auto [exact, closest] = bestByNames(affine, list);
         if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
         if (exact) p.builder = exact;
         else if (closest) {
           p.builder = closest;
-          p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+          // A Python copy restates its own module's builder: no other builder was in question.
+          if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
         } else continue;  // not a copy of any known builder
       } else {
         pendingByFileName.push_back(std::move(p));
@@ -582,6 +614,24 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       for (const auto& [file, key] : builderOfFile)
         if (stem(file) == name + "Native") { b = builderByKey.at(key); break; }
       if (b) p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
+    }
+    // A launch call no manifest declares, in a file named after a module of its arch
+    // (Gfx942AttentionDenseNative.cpp <-> kernels/gfx942/attention_dense.py): that module's one
+    // public b.param builder.
+    if (!b && p.copy.list->form == CppArgList::Form::Launch) {
+      const std::string file = squashedFileName(p.copy.path), arch = archFromPath(p.copy.path);
+      std::vector<size_t> hits;
+      for (size_t i = 0; i < all.size(); ++i) {
+        const PyBuilder& pb = *all[i].builder;
+        if (pb.style != PyBuilder::Style::Params || pb.name.starts_with("_") || pb.name.find('.') != std::string::npos)
+          continue;
+        if (arch.empty() || archFromPath(all[i].path) != arch) continue;
+        if (fileAffinity(file, allTokens[i])) hits.push_back(i);
+      }
+      if (hits.size() == 1) {
+        b = all[hits[0]];
+        p.note = absl::StrCat("paired through the file name with ", b->path, ":", b->builder->name);
+      }
     }
     if (!b) continue;
     p.builder = b;

@@ -13,7 +13,9 @@ namespace impact {
 //    constants; a lone KernelArgument{...} (push_back, withArgument(i, ...)) is not a list;
 //  - Lambda: the `add(kind, size, name)` idiom (loops over name lists unrolled, calls under
 //    `if` conditional);
-//  - Launch: `.launch(stream, a, b, ...)` calls (args after the stream, compared by count).
+//  - Launch: `.launch(stream, a, b, ...)` calls, the handler's own `launch` method included
+//    (args after the stream, each with the kind and size the file states, or unresolved).
+// One file per job under core/extract/cpp/ (ARCHITECTURE.md, "Where each decision is made").
 void extractCpp(const SyntaxTree& tree, FileFacts& out);
 
 }  // namespace impact

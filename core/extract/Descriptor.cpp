@@ -55,31 +55,58 @@ std::vector<std::string> strings(const json& j) {
   return out;
 }
 
-void addLaunch(const json& ks, std::vector<DescriptorLaunch>& out) {
-  if (!ks.is_object()) return;
+std::string ukdLabel(const json& ukd, const std::string& fallback) {
+  for (const char* k : {"name", "id"})
+    if (auto it = ukd.find(k); it != ukd.end() && it->is_string() && !it->get<std::string>().empty())
+      return it->get<std::string>();
+  return fallback;
+}
+
+void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
+  if (!ks.is_object()) {
+    f.notInspected.push_back(ukd + ": kernel_source is not an object");
+    return;
+  }
   auto str = [&](const char* k) {
     auto it = ks.find(k);
     return it != ks.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
   std::string kind = str("kind");
+  bool multi = ks.contains("sources");
   if ((kind.empty() || kind == "rocke") && ks.contains("source") && ks.contains("builder")) {
-    DescriptorLaunch l{str("source"), str("builder")};
-    if (!l.source.empty() && !l.builder.empty()) out.push_back(std::move(l));
+    DescriptorLaunch l;
+    l.source = str("source");
+    l.builder = str("builder");
+    l.ukdName = ukd;
+    auto spec = ks.find("spec");
+    if (spec != ks.end() && !spec->is_object()) {
+      f.notInspected.push_back(ukd + ": kernel_source.spec is not an object");
+    } else if (l.source.empty() || l.builder.empty()) {
+      f.notInspected.push_back(ukd + ": kernel_source.source or .builder is not a string");
+    } else {
+      l.spec = spec == ks.end() ? "{}" : spec->dump();  // nlohmann sorts object keys
+      f.launches.push_back(std::move(l));
+    }
+  } else if (kind == "rocke" && !multi) {
+    f.notInspected.push_back(ukd + ": a rocke kernel_source without source and builder");
   }
   // Multi-launch: launches listed under "sources" (a list or a map of launches).
   if (auto it = ks.find("sources"); it != ks.end()) {
+    // Each companion launch is named "<UKD>/<index or key>", as its packed signature is.
     if (it->is_array())
-      for (const auto& x : *it) addLaunch(x, out);
+      for (size_t i = 0; i < it->size(); ++i) addLaunch((*it)[i], ukd + "/" + std::to_string(i), f);
     else if (it->is_object())
-      for (const auto& [k, v] : it->items()) addLaunch(v, out);
+      for (const auto& [k, v] : it->items()) addLaunch(v, ukd + "/" + k, f);
   }
 }
 
-void addUkd(const json& ukd, DescriptorFacts& f) {
+void addUkd(const json& ukd, size_t index, DescriptorFacts& f) {
   if (!ukd.is_object()) return;
   ++f.ukdCount;
   size_t first = f.launches.size();
-  if (auto it = ukd.find("kernel_source"); it != ukd.end()) addLaunch(*it, f.launches);
+  std::string label = ukdLabel(ukd, "kernelDescriptors/" + std::to_string(index));
+  if (auto it = ukd.find("kernel_source"); it != ukd.end() && !it->is_null()) addLaunch(*it, label, f);
+  else f.notInspected.push_back(label + ": no kernel_source");
   if (auto it = ukd.find("arch"); it != ukd.end()) {
     std::vector<std::string> own = strings(*it);
     for (auto& a : own) f.ukdArchs.push_back(a);
@@ -90,6 +117,7 @@ void addUkd(const json& ukd, DescriptorFacts& f) {
 
 namespace {
 absl::StatusOr<DescriptorFacts> descriptorFrom(std::string_view path, const json& j) {
+  const std::string path_(path);
   DescriptorFacts f;
   f.type = descriptorType(path);
   if (!j.is_object()) return absl::InvalidArgumentError("a descriptor is a JSON object");
@@ -97,12 +125,13 @@ absl::StatusOr<DescriptorFacts> descriptorFrom(std::string_view path, const json
   if (auto it = j.find("name"); it != j.end() && it->is_string()) f.name = *it;
   if (auto it = j.find("arch"); it != j.end()) f.arch = strings(*it);
   if (auto it = j.find("kernelDescriptors"); it != j.end() && it->is_array())
-    for (const auto& u : *it) addUkd(u, f);
+    for (size_t i = 0; i < it->size(); ++i) addUkd((*it)[i], i, f);
   if (f.type == "generic-targets")
     for (const auto& [name, members] : j.items())
       if (members.is_array()) f.genericTargets[name] = strings(members);
   if (f.type == "ukd" || (f.type.empty() && j.contains("kernel_source"))) {
-    if (auto it = j.find("kernel_source"); it != j.end()) addLaunch(*it, f.launches);
+    if (auto it = j.find("kernel_source"); it != j.end() && !it->is_null()) addLaunch(*it, ukdLabel(j, path_), f);
+    else f.notInspected.push_back(ukdLabel(j, path_) + ": no kernel_source");
     f.ukdCount = 1;
   }
   return f;
@@ -295,8 +324,22 @@ std::string ukdNameOf(const json& ukd, const std::string& fallback) {
 
 // Catalog entries: every object holding an `args_signature` array, with the builder named by it
 // or the nearest enclosing object, compared unnamed (the catalog's own vocabulary).
+// `<...>/aot_catalog/<arch>/<family>/family.json` -> {arch, family}; empty when laid out otherwise.
+std::pair<std::string, std::string> catalogFolder(std::string_view path) {
+  std::string p(path);
+  auto at = p.rfind("aot_catalog/");
+  if (at == std::string::npos) return {};
+  std::string rest = p.substr(at + 12);  // "<arch>/<family>/family.json"
+  auto s1 = rest.find('/');
+  if (s1 == std::string::npos) return {};
+  auto s2 = rest.find('/', s1 + 1);
+  if (s2 == std::string::npos || rest.substr(s2 + 1) != "family.json") return {};
+  return {rest.substr(0, s1), rest.substr(s1 + 1, s2 - s1 - 1)};
+}
+
 void addCatalogEntries(const json& j, const std::string& pointer, std::optional<CppArgList::BuilderHint> hint,
-                       const LineIndex& idx, std::vector<CppArgList>& out, int depth) {
+                       const LineIndex& idx, std::vector<CppArgList>& out, int depth,
+                       const std::pair<std::string, std::string>& folder) {
   if (depth > 32) return;
   if (j.is_object()) {
     if (auto h = hintOf(j)) hint = h;
@@ -307,12 +350,27 @@ void addCatalogEntries(const json& j, const std::string& pointer, std::optional<
       l.form = CppArgList::Form::Static;
       l.symbol = str(j, "name");
       if (l.symbol.empty()) l.symbol = str(j, "kernel_name");
+      if (l.symbol.empty()) l.symbol = str(j, "symbol");
       if (l.symbol.empty()) l.symbol = str(j, "id");
       if (l.symbol.empty()) l.symbol = pointer.empty() ? "/" : pointer;
       l.variable = "args_signature";
       l.range = lineRange(idx, pointer + "/args_signature");
       l.builderHint = hint;
       if (auto sp = j.find("spec"); sp != j.end()) l.spec = specOf(*sp);
+      if (!hint && !folder.first.empty()) {
+        // The real format: no builder named; the folder and the symbol say which kernel, and
+        // `_persist<N>` which of its bodies (the persistent early return) the entry restates.
+        CppArgList::CatalogEntry ce;
+        ce.arch = folder.first;
+        ce.family = folder.second;
+        ce.symbol = str(j, "symbol");
+        ce.persistent = ce.symbol.find("_persist") != std::string::npos;
+        if (auto g = j.find("grid"); g != j.end()) ce.grid = g->dump();
+        if (auto b = j.find("block"); b != j.end()) ce.block = b->dump();
+        ce.geometry = lineRange(idx, pointer + (j.contains("grid") ? "/grid" : "/block"));
+        if (l.spec.empty()) l.spec["persistent"] = ce.persistent ? "true" : "false";
+        l.catalog = std::move(ce);
+      }
       size_t i = 0;
       for (const auto& e : *sig) {
         KernelArg a;
@@ -323,19 +381,22 @@ void addCatalogEntries(const json& j, const std::string& pointer, std::optional<
         if (!catalogTypeKindSize(type, a.kind, a.size)) {
           a.resolved = false;
           a.unresolvedReason = "catalog type '" + type + "' not known";
+        } else if (auto sb = e.find("size_bytes"); sb != e.end() && sb->is_number_unsigned()) {
+          a.size = sb->get<uint32_t>();  // an explicit size overrides the type's
         }
         l.args.push_back(std::move(a));
       }
-      l.fingerprint = listFingerprint(l, j);
+      // A real catalog entry's grid/block are judged by the catalog-geometry rule, not here.
+      l.fingerprint = listFingerprint(l, l.catalog ? *sig : j);
       out.push_back(std::move(l));
     }
     for (const auto& [k, v] : j.items())
       if (k != "args_signature" && (v.is_object() || v.is_array()))
-        addCatalogEntries(v, pointer + "/" + k, hint, idx, out, depth + 1);
+        addCatalogEntries(v, pointer + "/" + k, hint, idx, out, depth + 1, folder);
   } else if (j.is_array()) {
     for (size_t i = 0; i < j.size(); ++i)
       if (j[i].is_object() || j[i].is_array())
-        addCatalogEntries(j[i], pointer + "/" + std::to_string(i), hint, idx, out, depth + 1);
+        addCatalogEntries(j[i], pointer + "/" + std::to_string(i), hint, idx, out, depth + 1, folder);
   }
 }
 
@@ -469,7 +530,7 @@ void extractDescriptor(std::string_view path, std::string_view content, FileFact
 namespace {
 void extractCopiesAndSymbols(std::string_view path, std::string_view content, const json& j, const std::string& type,
                              bool catalog, FileFacts& f) {
-  LineIndex idx(content, {"signature", "args_signature", "graph_match", "match_symbol", "payload",
+  LineIndex idx(content, {"signature", "args_signature", "grid", "block", "graph_match", "match_symbol", "payload",
                           "dispatch_symbol", "fields"});
   addSymbols(type, j, idx, f.symbols);
   if (j.is_object()) {
@@ -484,7 +545,7 @@ void extractCopiesAndSymbols(std::string_view path, std::string_view content, co
     if (auto ks = j.find("kernel_source"); ks != j.end())
       addKpackSignature(*ks, ukdNameOf(j, f.descriptor->name), "/kernel_source", idx, f.lists);
   }
-  if (catalog) addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0);
+  if (catalog) addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0, catalogFolder(path));
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "extract/ProseLocator.h"
 #include "parse/Syntax.h"
 
 namespace impact {
@@ -118,7 +119,14 @@ absl::StatusOr<Manifest> parseManifest(std::string_view content) {
               absl::StrCat("line ", e.Mark().line + 1, ": launch_surface entry ", i, " is not a mapping"));
         SurfaceEntry s;
         s.name = scalar(e, "name");
-        splitLocator(scalar(e, "python_source"), s.pythonPath, s.pythonSymbol);
+        const std::string pythonSource = scalar(e, "python_source");
+        if (auto prose = proseMentions(pythonSource)) {
+          s.pythonProse = true;
+          s.proseFiles = std::move(prose->files);
+          s.proseSymbols = std::move(prose->symbols);
+        } else {
+          splitLocator(pythonSource, s.pythonPath, s.pythonSymbol);
+        }
         splitLocator(scalar(e, "cpp_mirror"), s.cppPath, s.cppSymbol);
         s.kmdFields = scalarList(e["kmd_fields"]);
         s.guard = noneToEmpty(scalar(e, "guard"));

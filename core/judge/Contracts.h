@@ -28,6 +28,7 @@ struct JudgeContext {
 struct ContractRows {
   std::vector<Row> rows;
   std::set<std::string> explained, covered;
+  std::vector<std::string> notes;  // said once under the rows (what could not be checked)
 };
 
 // R2.4: launch_surface entries (python_source symbols and the code they reach, C++ mirrors).
@@ -38,5 +39,7 @@ ContractRows judgeSymbols(const JudgeContext& cx);
 ContractRows judgeRemovedSymbols(const JudgeContext& cx);
 // R2.8, R2.9: generated and SDK headers; CMake, requirements and CI test-category files.
 ContractRows judgeBuildFiles(const JudgeContext& cx);
+// DOMAIN.md §6: the grid/block of real AOT catalog entries vs their module's *_grid/*_block.
+ContractRows judgeCatalogGeometry(const JudgeContext& cx);
 
 }  // namespace impact

@@ -65,6 +65,14 @@ bool touched(const Revision& base, const Revision& head, const std::string& path
   return a->id != b->id;
 }
 
+bool changedInCode(const Revision& base, const Revision& head, const std::string& path) {
+  if (path.empty() || !touched(base, head, path)) return false;
+  const FileFacts* a = base.facts.find(path);
+  const FileFacts* b = head.facts.find(path);
+  if (!a || !b || !a->ok || !b->ok) return true;
+  return a->fingerprint != b->fingerprint;
+}
+
 std::shared_ptr<const Derived> Derived::of(std::shared_ptr<const TreeFacts> facts, const Layout& layout) {
   auto d = std::make_shared<Derived>();
   d->facts = std::move(facts);
@@ -190,7 +198,9 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       r.message = lead + what + (moved.empty() ? "" : "; " + absl::StrJoin(moved, " and ") + " changed in code");
     } else {
       r.status = Status::Inert;
-      r.message = lead + "only comments or whitespace changed";
+      // A catalog entry's list fingerprint is its args_signature alone (grid/block are judged
+      // by catalog-geometry): other fields of the entry may have moved.
+      r.message = lead + (p.copy.list->catalog ? "its argument list did not change" : "only comments or whitespace changed");
     }
     if (!now.unresolved.empty() && r.status != Status::Inert)
       r.message += "; type not resolved for " + absl::StrJoin(now.unresolved, ", ");
@@ -238,6 +248,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       {"symbols", &judgeSymbols, {FileKind::Cpp, FileKind::Manifest, FileKind::Descriptor}},
       {"removed-symbol", &judgeRemovedSymbols, {FileKind::Python, FileKind::Descriptor}},
       {"build", &judgeBuildFiles, {FileKind::Cpp, FileKind::Other}},
+      {"catalog-geometry", &judgeCatalogGeometry, {FileKind::Python, FileKind::Descriptor}},
   };
   for (const Entry& e : contracts) {
     bool reuse = memo && memo->valid && memo->rows.count(e.name);
@@ -246,6 +257,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     if (memo) memo->rows[e.name] = more;
     if (memo) memo->judged += reuse ? 0 : 1;
     for (auto& r : more.rows) rows.push_back(std::move(r));
+    if (notes) notes->insert(notes->end(), more.notes.begin(), more.notes.end());
     explained.insert(more.explained.begin(), more.explained.end());
     covered.insert(more.covered.begin(), more.covered.end());
   }
@@ -310,6 +322,15 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     if (any->kind == FileKind::Python && !headGraph.inShippedClosure(path) && !baseGraph.inShippedClosure(path))
       r.status = Status::Outside, r.message = "outside the shipped closure; " + r.message;
     rows.push_back(std::move(r));
+  }
+
+  // A pre-existing mismatch on files this change touched only inertly asks for no device run.
+  for (Row& r : rows) {
+    if (r.status != Status::Mismatch || !r.preexisting) continue;
+    std::vector<std::string> reads{r.python.path, r.mirror.path};
+    if (r.key.starts_with("launch-surface|")) reads.push_back(r.key.substr(15, r.key.find('|', 15) - 15));
+    r.inertTouch = std::none_of(reads.begin(), reads.end(),
+                                [&](const std::string& p) { return changedInCode(base, head, p); });
   }
 
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {

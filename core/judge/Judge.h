@@ -47,6 +47,9 @@ struct Revision {
 
 // Did the path's content change between the two sides (added and removed count)?
 bool touched(const Revision& base, const Revision& head, const std::string& path);
+// Did it change beyond comments, whitespace and value-preserving layout (FileFacts::fingerprint)?
+// A touched file that is not analysed, added, removed or unreadable counts as changed.
+bool changedInCode(const Revision& base, const Revision& head, const std::string& path);
 
 // Rows for every contract the change (base -> head) touches, in a stable order.
 struct ContractRows;

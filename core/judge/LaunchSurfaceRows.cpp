@@ -6,7 +6,9 @@
 // compared together with every def, class and assignment it reaches by name (module aliases
 // and other modules included): a change on either side is `changed`, naming the side that moved;
 // comment-only edits are inert. kernargs entries are judged in Judge.cpp: here only whether
-// their symbols exist.
+// their symbols exist. A python_source written as prose (extract/ProseLocator.h) is resolved
+// through the files and names it mentions (a bare file name under the library, the manifest's
+// source module); when none resolves, one note says so (never a mismatch).
 #include <algorithm>
 #include <map>
 
@@ -65,6 +67,62 @@ std::string locator(const std::string& path, const std::string& symbol) {
   return symbol.empty() ? path : path + ":" + symbol;
 }
 
+// A prose python_source, resolved: the module (library-relative) and the defs it names there.
+struct ProseTarget {
+  std::string relative;              // "" when nothing resolves
+  std::vector<std::string> symbols;  // exact def names found in that module
+};
+
+// The Python file a prose mention names: a library path, or a file name found under the library
+// (the manifest's source module, or its folder, first when several share the name).
+std::string proseFile(const TreeFacts& facts, const Layout& layout, const Manifest& m, const std::string& mention) {
+  if (mention.find('/') != std::string::npos) {
+    std::string p = layout.libraryPath(mention);
+    return facts.find(p) ? p : "";
+  }
+  std::string source = m.source.empty() ? "" : layout.libraryPath(m.source);
+  std::string sourceDir = source.substr(0, source.rfind('/') + 1);
+  std::vector<std::string> found;
+  for (const auto& [path, f] : facts.files)
+    if (f && f->kind == FileKind::Python && (path.ends_with("/" + mention) || path == mention)) found.push_back(path);
+  if (found.size() == 1) return found[0];
+  for (const auto& p : found)
+    if (p == source) return p;
+  for (const auto& p : found)
+    if (!sourceDir.empty() && p.rfind(sourceDir, 0) == 0 && p.find('/', sourceDir.size()) == std::string::npos) return p;
+  return "";
+}
+
+ProseTarget resolveProse(const TreeFacts& facts, const Layout& layout, const Manifest& m, const SurfaceEntry& e) {
+  std::vector<std::string> modules;
+  for (const auto& f : e.proseFiles)
+    if (std::string p = proseFile(facts, layout, m, f); !p.empty() && std::find(modules.begin(), modules.end(), p) == modules.end())
+      modules.push_back(p);
+  if (!m.source.empty() && facts.find(layout.libraryPath(m.source)) &&
+      std::find(modules.begin(), modules.end(), layout.libraryPath(m.source)) == modules.end())
+    modules.push_back(layout.libraryPath(m.source));
+  auto relative = [&](const std::string& p) {
+    std::string root = layout.libraryRoot + "/";
+    return p.rfind(root, 0) == 0 ? p.substr(root.size()) : p;
+  };
+  for (const auto& p : modules) {
+    const FileFacts* f = facts.find(p);
+    if (!f || f->kind != FileKind::Python) continue;
+    ProseTarget t{relative(p), {}};
+    for (const auto& sym : e.proseSymbols)
+      for (const auto& d : f->module.defs)
+        if (d.name == sym && d.kind != PyDef::Kind::Assign) {
+          t.symbols.push_back(sym);
+          break;
+        }
+    if (!t.symbols.empty()) return t;
+  }
+  // Files it names but no symbol in them: the first named file, compared as a whole.
+  for (const auto& f : e.proseFiles)
+    if (std::string p = proseFile(facts, layout, m, f); !p.empty()) return ProseTarget{relative(p), {}};
+  return {};
+}
+
 }  // namespace
 
 ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
@@ -79,7 +137,26 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
 
   for (const auto& [mpath, mf] : head.facts.files) {
     if (!mf || !mf->manifest) continue;
-    for (const SurfaceEntry& e : mf->manifest->surfaces) {
+    for (const SurfaceEntry& declared : mf->manifest->surfaces) {
+      SurfaceEntry e = declared;
+      std::vector<std::string> proseSymbols;  // a prose python_source: every def it names
+      if (e.pythonProse) {
+        ProseTarget t = resolveProse(head.facts, layout, *mf->manifest, e);
+        if (t.relative.empty()) {
+          bool relevant = touched(base, head, mpath) || (!e.cppPath.empty() && touched(base, head, e.cppPath));
+          if (relevant)
+            out.notes.push_back(absl::StrCat(
+                "launch-surface:", e.name, " in ", mpath, ": python_source is prose and none of the files or names it ",
+                "mentions resolves", e.proseSymbols.empty() && e.proseFiles.empty() ? "" : " (",
+                absl::StrJoin(e.proseFiles, ", "), e.proseFiles.empty() || e.proseSymbols.empty() ? "" : ", ",
+                absl::StrJoin(e.proseSymbols, ", "), e.proseSymbols.empty() && e.proseFiles.empty() ? "" : ")",
+                "; its Python side is not checked"));
+          continue;
+        }
+        e.pythonPath = t.relative;
+        proseSymbols = t.symbols;
+        if (!proseSymbols.empty()) e.pythonSymbol = proseSymbols[0];
+      }
       if (e.pythonPath.empty()) continue;
       const std::string py = layout.libraryPath(e.pythonPath);
       const std::string& cpp = e.cppPath;
@@ -98,6 +175,8 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
         auto a = headArchs.forModule(py);
         auto b = baseArchs.forModule(py);
         a.insert(b.begin(), b.end());
+        // A module no descriptor reaches (or that does not exist): the profile's own arch.
+        if (a.empty() && !mf->manifest->arch.empty()) a.insert(mf->manifest->arch);
         r.archs.assign(a.begin(), a.end());
       }
       auto emit = [&](Status s, std::string message, bool preexisting) {
@@ -133,7 +212,14 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
         continue;
       }
       std::vector<const PyDef*> hdefs, bdefs;
-      if (!e.pythonSymbol.empty()) {
+      if (!proseSymbols.empty()) {
+        for (const auto& sym : proseSymbols) {
+          for (const PyDef* d : pythonMatches(hpf, sym)) hdefs.push_back(d);
+          for (const PyDef* d : pythonMatches(bpf && bpf->ok ? bpf : nullptr, sym)) bdefs.push_back(d);
+        }
+        r.python.line = hdefs[0]->nameLine + 1;
+        r.python.symbol = absl::StrJoin(proseSymbols, ", ");
+      } else if (!e.pythonSymbol.empty()) {
         hdefs = pythonMatches(hpf, e.pythonSymbol);
         bdefs = pythonMatches(bpf && bpf->ok ? bpf : nullptr, be ? be->pythonSymbol : e.pythonSymbol);
         if (hdefs.empty()) {

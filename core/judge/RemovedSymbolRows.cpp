@@ -4,8 +4,13 @@
 //    imports, package __init__ re-exports) in the head; when that fails, the same path is
 //    followed in the base. If the base reaches the removed definition, the reader still uses it
 //    from its old module: mismatch. Another module defining the same name does not rescue it.
+//  - A member counts as removed only if the head's class and its bases (in MRO order, through
+//    module aliases and imports) no longer define it: a class moved to a shared base is no removal.
+//  - Receiver types: `self`/`cls` in a method is its class; a parameter annotated with a class of
+//    the repository (`spec: AttentionDenseSpec`, through aliases and imports) is that class. A
+//    member read on such a receiver whose class no longer has it: mismatch.
 //  - A member removed from a class and read through a subclass, or on a receiver of unknown type
-//    (a parameter, a local, self) in a module whose imports reach the class: changed.
+//    (an unannotated parameter, a local) in a module whose imports reach the class: changed.
 //  - A member read on a name imported from outside the repository is not a reader; a name the
 //    resolver cannot follow inside the repository may still be the class: mismatch.
 //  - A re-signed function or method: every reader that resolves to it is changed.
@@ -64,6 +69,29 @@ ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
       g.kind = ds[0]->kind;
       g.line = ds[0]->nameLine;
       auto it = headParams.find(name);
+      if (it == headParams.end() && name.find('.') != std::string::npos) {
+        // A member is removed only if the head's class and its bases (in MRO order) no longer
+        // define it: `AttentionDenseSpec = Gfx950AttentionDenseSpec`, whose base moved to
+        // kernels/common, still has `.batch`.
+        Trace t = hg.trace(path, "", name);
+        if (t.complete() && t.steps.back().kind == Resolution::Kind::Def) {
+          const Resolution& at = t.steps.back();
+          auto ds = hg.defs(at.ref.path, at.ref.symbol);
+          if (g.kind != PyDef::Kind::Method || ds.empty()) continue;
+          std::vector<std::string> before, after;
+          for (const PyDef* d : ds[0]->kind == PyDef::Kind::Method ? ds : std::vector<const PyDef*>{})
+            after.push_back(d->params);
+          for (const PyDef* d : baseDefs[name]) before.push_back(d->params);
+          std::sort(before.begin(), before.end());
+          std::sort(after.begin(), after.end());
+          if (after.empty() || before == after) continue;
+          g.removed = false;
+          g.before = absl::StrJoin(before, " | ");
+          g.after = absl::StrJoin(after, " | ");
+          gone[{path, name}] = g;
+          continue;
+        }
+      }
       if (it == headParams.end()) {
         gone[{path, name}] = g;
         continue;
@@ -131,7 +159,7 @@ ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
     };
 
     auto scan = [&](const std::string& fromDef, uint32_t line, const std::vector<std::string>& refs,
-                    const std::vector<std::string>& members) {
+                    const std::vector<std::string>& members, const std::vector<PyTypedRead>& typed) {
       for (const auto& ref : refs) {
         Trace t = hg.trace(R, fromDef, ref);
         if (t.steps.empty()) continue;
@@ -179,7 +207,31 @@ ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
         }
       }
       // Untyped receivers.
-      for (const auto& name : members) {
+      std::vector<std::string> untyped = members;
+      for (const PyTypedRead& tr : typed) {
+        std::string chain = tr.type + "." + tr.member;
+        std::string on = " on " + tr.receiver + ": " + tr.type;
+        Trace t = hg.trace(R, fromDef, chain);
+        if (t.complete()) {
+          for (const auto& s : t.steps)
+            if (isGone(s, false)) note(s.ref, R, {Status::Changed, fromDef, line, "calls ." + tr.member + on});
+          continue;
+        }
+        // The annotation names a class of the repository that (with its bases) no longer has the
+        // member: the read fails at run time.
+        bool typeIsClass = t.steps.size() >= 2 && t.steps.size() == t.parts.size() &&
+                           t.steps[t.steps.size() - 2].kind == Resolution::Kind::Def;
+        if (typeIsClass) {
+          Trace bt = bg.trace(R, fromDef, chain);
+          for (const auto& s : bt.steps)
+            if (isGone(s, true) && s.ref.symbol.find('.') != std::string::npos)
+              note(s.ref, R, {Status::Mismatch, fromDef, line,
+                              "reads ." + tr.member + on + ", which no longer defines it (nor do its bases)"});
+          continue;
+        }
+        if (t.steps.empty() || t.steps[0].kind == Resolution::Kind::NotFound) untyped.push_back(tr.member);
+      }
+      for (const auto& name : untyped) {
         auto mm = removedMembers.find(name);
         if (mm == removedMembers.end()) continue;
         for (const SymbolRef& target : mm->second)
@@ -189,8 +241,8 @@ ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
                                  (fromDef.empty() ? "" : " in " + fromDef) + ", and its imports reach the class"});
       }
     };
-    for (const auto& d : m->defs) scan(d.name, d.nameLine, d.refs, d.members);
-    scan("", 0, m->moduleRefs, {});
+    for (const auto& d : m->defs) scan(d.name, d.nameLine, d.refs, d.members, d.typedReads);
+    scan("", 0, m->moduleRefs, {}, {});
   }
 
   // 3. Rows.

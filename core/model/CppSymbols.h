@@ -1,5 +1,5 @@
 // Symbol strings, KMD field reads and KMD schema fields of one file (SPEC R2.5).
-// Filled for C++ files by core/extract/CppFacts.cpp and for descriptor JSON files by
+// Filled for C++ files by core/extract/cpp/ (SymbolsAndKmdReads.cpp) and for descriptor JSON files by
 // core/extract/Descriptor.cpp; judged in core/judge/SymbolRows.cpp.
 #pragma once
 

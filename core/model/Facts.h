@@ -62,7 +62,8 @@ struct CppArgList {
   std::string variable;   // the declared/assigned variable, if any
   bool named = false;     // true when any element has a non-empty name
   SourceRange range;      // the braced list, the lambda's function, or the launch call
-  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size unknown
+  std::vector<KernelArg> args;  // Launch: name = argument expression text; kind/size as the
+                                // file states them (core/extract/cpp/ArgumentKinds), else unresolved
   uint64_t fingerprint = 0;     // code fingerprint of the enclosing function (or the list)
   // Descriptor copies (packed UKD `signature`, catalog `args_signature`): the builder the
   // descriptor names (source relative to rocke/library), tried first when pairing, and the
@@ -73,6 +74,17 @@ struct CppArgList {
   };
   std::optional<BuilderHint> builderHint;
   std::map<std::string, std::string> spec;
+  // An entry of a real AOT catalog (`rocke/aot_catalog/<arch>/<family>/family.json`, DOMAIN.md
+  // §6): it names no builder; it pairs through the folder's arch and family and its `symbol`
+  // (core/contracts/CatalogPairing). `grid`/`block`: the entry's geometry as canonical JSON.
+  struct CatalogEntry {
+    std::string arch, family, symbol;
+    bool persistent = false;  // `_persist<N>` in the symbol
+    std::string grid, block;
+    SourceRange geometry;  // the entry's `grid` value (`block` when it has no grid)
+    bool operator==(const CatalogEntry&) const = default;
+  };
+  std::optional<CatalogEntry> catalog;
   bool operator==(const CppArgList&) const = default;
 };
 
@@ -87,6 +99,10 @@ struct SurfaceEntry {
   std::string guard;
   std::string testPath;       // "" for none
   uint32_t line = 0;          // 0-based line of the entry in the manifest
+  // python_source written as prose, not a locator (pythonPath and pythonSymbol then empty): the
+  // Python files and code names it mentions, resolved by the judge (extract/ProseLocator.h).
+  bool pythonProse = false;
+  std::vector<std::string> proseFiles, proseSymbols;
   bool operator==(const SurfaceEntry&) const = default;
 };
 
@@ -108,6 +124,9 @@ struct DescriptorLaunch {
   std::string source;   // relative to rocke/library
   std::string builder;
   std::vector<std::string> arch;  // the UKD's own arch array (narrows the KDP's); empty: the KDP's
+  std::string ukdName;  // the UKD's name (else its id; else its JSON pointer), "/<index or key>" added for
+                        // a companion launch of a multi-launch UKD — the emitter's variant name
+  std::string spec;     // kernel_source.spec as canonical JSON (keys sorted); "{}" when absent
   bool operator==(const DescriptorLaunch&) const = default;
 };
 
@@ -118,6 +137,9 @@ struct DescriptorFacts {
   std::vector<DescriptorLaunch> launches; // rocke launches of every UKD (inline ones included)
   std::vector<std::string> ukdArchs;      // union of the UKDs' own arch arrays (narrowing)
   size_t ukdCount = 0;
+  // Launches the emitter cannot build: "<UKD name>: <why>" (no kernel_source, a non-string
+  // source or builder, a spec that is not an object). hip/hsaco launches are not listed.
+  std::vector<std::string> notInspected;
   // A generic-target table (generic_targets.json): generic name -> ordered member archs.
   std::map<std::string, std::vector<std::string>> genericTargets;
   bool operator==(const DescriptorFacts&) const = default;

@@ -14,6 +14,16 @@ struct PyRange {
   bool operator==(const PyRange&) const = default;
 };
 
+// A member read on a parameter whose annotation names its type: `def f(spec: AttentionDenseSpec)`
+// reading `spec.batch` -> {"spec", "AttentionDenseSpec", "batch"}.
+struct PyTypedRead {
+  std::string receiver;  // the parameter
+  std::string type;      // its annotation as a name chain ("AttentionDenseSpec", "m.Spec"); string
+                         // annotations ("Gfx942DenseTuning") unquoted
+  std::string member;    // the attribute read on it (the first one of a chain)
+  bool operator==(const PyTypedRead&) const = default;
+};
+
 // One definition of the module namespace (or of a class body).
 struct PyDef {
   enum class Kind { Function, Class, Method, Assign };
@@ -32,8 +42,10 @@ struct PyDef {
   // A class's refs include its bases and body; a method's are its own.
   std::vector<std::string> refs;
   // Function/Method: attribute names read on receivers that are not names of the module
-  // (locals, parameters, self/cls, call results): `spec.block_m` -> "block_m".
+  // (locals, unannotated parameters, call results): `spec.block_m` -> "block_m".
   std::vector<std::string> members;
+  // Function/Method: attributes read on annotated parameters (their receiver type is known).
+  std::vector<PyTypedRead> typedReads;
   bool operator==(const PyDef&) const = default;
 };
 
@@ -48,7 +60,7 @@ struct PyImport {
   bool operator==(const PyImport&) const = default;
 };
 
-// Python files: filled by the Python extractor (core/extract/PythonFacts.cpp).
+// Python files: filled by the Python extractor (core/extract/python/ModuleSymbols.cpp).
 // C++ files: `defs` lists every function definition (Kind::Function, name as qualified in its
 // class: "Pack::signature", "gfx950AttentionDenseGrid"; namespaces left out), with range and
 // fingerprint (core/extract/CppFunctions.cpp); the other fields stay empty.

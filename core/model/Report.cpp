@@ -37,6 +37,10 @@ Rollup rollUp(const std::vector<Row>& rows) {
       continue;
     }
     if (row.status == Status::Mismatch && !row.preexisting) breaks = true;
+    if (row.status == Status::Mismatch && row.preexisting && row.inertTouch) {
+      inert = true;
+      continue;
+    }
     if (row.status == Status::Changed || (row.status == Status::Mismatch && row.preexisting)) {
       changed = true;
       if (row.archs.empty()) allArchs = true;

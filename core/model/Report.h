@@ -24,6 +24,8 @@ struct Row {
   std::string contract;   // "kernargs", ...
   Status status = Status::Changed;
   bool preexisting = false;  // the mismatch was already there at the base
+  bool inertTouch = false;   // pre-existing, and every file it reads changed only inertly (comments,
+                             // whitespace, equal values) or not at all: it asks for no device run
   Location python;        // the builder side
   Location mirror;        // the copy
   std::string message;
@@ -47,13 +49,16 @@ struct Report {
   std::vector<Row> rows;
   Rollup rollup;
   std::vector<std::string> notes;
+  std::string packTime;     // "Pack-time: CLEAN | NEW n, FIRST-SHIPPED m" (R5); "" without an emit document
 };
 
 // SPEC R3.3: BREAKS if any mismatch the change brings; else NEEDS-DEVICE with the archs of the
 // changed rows; else NONE when rows exist (touched only inertly); else N/A.
 // Rows labelled BUILD or DEPS never ask for a device run: they set `lanes` instead, which the
 // verdict line names after the verdict.
-// A pre-existing mismatch does not make the change BREAK (it is reported, and noted).
+// A pre-existing mismatch does not make the change BREAK (it is reported, and noted); one whose
+// files changed only inertly (Row::inertTouch) counts as inert: a change that is inert everywhere
+// is NONE, whatever was already wrong at the base.
 Rollup rollUp(const std::vector<Row>& rows);
 
 }  // namespace impact

@@ -60,6 +60,7 @@ std::string renderGithub(const Report& r) {
     absl::StrAppend(&out, "::", commandOf(row), " ", props, "::", githubEscapeData(msg), "\n");
   }
   for (const auto& n : r.notes) absl::StrAppend(&out, "::notice title=impact note::", githubEscapeData(n), "\n");
+  if (!r.packTime.empty()) absl::StrAppend(&out, "::notice title=impact pack-time::", githubEscapeData(r.packTime), "\n");
   std::string verdict = r.rollup.line();
   const char* level = r.rollup.verdict == "BREAKS" ? "error" : r.rollup.verdict == "NEEDS-DEVICE" ? "warning" : "notice";
   absl::StrAppend(&out, "::", level, " title=impact verdict::", githubEscapeData(verdict), "\n");

@@ -66,6 +66,7 @@ std::string renderText(const Report& r, const TextStyle& style) {
     out += "\n";
   }
   for (const auto& n : r.notes) absl::StrAppend(&out, "note: ", n, "\n");
+  if (!r.packTime.empty()) absl::StrAppend(&out, r.packTime, "\n");
   if (style.summary) absl::StrAppend(&out, summaryLine(r), "\n");
   if (style.color) {
     std::string line = r.rollup.line();
@@ -98,6 +99,7 @@ std::string renderJson(const Report& r) {
                       {"rollup", {{"verdict", r.rollup.verdict}, {"archs", r.rollup.archs}, {"lanes", r.rollup.lanes}}},
                       {"rows", rows},
                       {"notes", r.notes}};
+  if (!r.packTime.empty()) j["pack_time"] = r.packTime;
   return j.dump(2) + "\n";
 }
 

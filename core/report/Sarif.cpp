@@ -173,9 +173,8 @@ std::string renderSarif(const Report& r) {
                    {"mergeBase", r.mergeBase},
                    {"head", r.head},
                    {"notes", r.notes}};
-  // The emitter's Pack-time line, when the report carries one (as a note "Pack-time: ...").
-  for (const auto& n : r.notes)
-    if (n.starts_with("Pack-time:")) runProps["packTime"] = n;
+  // The emitter's Pack-time line, when the report has one (an emit document was folded).
+  if (!r.packTime.empty()) runProps["packTime"] = r.packTime;
 
   json run = {{"tool",
                {{"driver",

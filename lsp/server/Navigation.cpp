@@ -52,11 +52,11 @@ void collectCopies(const AnalysisState& st, const std::string& bpath, const PyBu
     site.range = list.args[k].range;
     const KernelArg& c = list.args[k];
     std::vector<std::string> diffs;
-    if (list.form != CppArgList::Form::Launch) {
-      if (!c.name.empty() && !want.name.empty() && c.name != want.name) diffs.push_back("named " + c.name);
-      if (c.size && want.size && (c.kind != want.kind || c.size != want.size))
-        diffs.push_back(absl::StrCat(c.kind, "/", c.size));
-    }
+    // A launch call's "names" are its argument expressions: only its kinds are compared.
+    if (list.form != CppArgList::Form::Launch && !c.name.empty() && !want.name.empty() && c.name != want.name)
+      diffs.push_back("named " + c.name);
+    if (c.size && want.size && (c.kind != want.kind || c.size != want.size))
+      diffs.push_back(absl::StrCat(c.kind, "/", c.size));
     site.status = diffs.empty() ? "agrees" : "differs: " + diffs[0] + (diffs.size() > 1 ? ", " + diffs[1] : "");
     out.copies.push_back(std::move(site));
   }

@@ -526,11 +526,16 @@ TEST(CppFacts, LaunchCallsListArgumentsAfterTheStream) {
   EXPECT_EQ(l.symbol, "Gfx950AttentionDenseNative::execute");
   EXPECT_EQ(names(l), (std::vector<std::string>{"q.ptr", "k.ptr", "v.ptr", "o.ptr", "scale", "seqLenQ", "seqLenK",
                                                 "numHeads"}));
-  for (const auto& a : l.args) {
-    EXPECT_TRUE(a.kind.empty());
-    EXPECT_EQ(a.size, 0u);
-    EXPECT_TRUE(a.resolved);
+  // `.ptr` members are pointers; the names this file never declares are not guessed.
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(l.args[i].kind, "global_buffer") << i;
+    EXPECT_EQ(l.args[i].size, 8u) << i;
   }
+  for (size_t i = 4; i < l.args.size(); ++i) {
+    EXPECT_TRUE(l.args[i].kind.empty()) << i;
+    EXPECT_FALSE(l.args[i].resolved) << i;
+  }
+  EXPECT_EQ(l.args[4].unresolvedReason, "'scale' is not declared in this file");
   EXPECT_EQ(l.range.line, lineOf(kLaunch, "kernel.launch(stream, q.ptr"));
   EXPECT_EQ(l.range.col, 4u);
   EXPECT_EQ(names(*launches[1]), (std::vector<std::string>{"partials.ptr"}));
@@ -600,6 +605,179 @@ TEST(CppFacts, DeepNestingNeverCrashes) {
   EXPECT_TRUE(f.lists[0].args[0].conditional);
   EXPECT_TRUE(f.lists[0].args[0].condition.starts_with("c0 && c1 && "));
   EXPECT_TRUE(f.lists[0].args[0].condition.ends_with("&& c49"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Launch calls as real packs write them (DOMAIN.md §3): inside the handler's own `launch`
+// method, the stream first, each argument's kind read off what the file states.
+
+const std::string kHandler = R"cpp(
+struct DenseBinding
+{
+    int64_t q = 0;
+    float scale = 0.0F;
+    int64_t numSeqs = 0;
+    uint32_t stride = 0;
+};
+
+class Gfx950DenseDispatchHandler : public IKernelDispatchHandler<Handle>
+{
+public:
+    void launch(const Handle& handle, const PreparedDispatch& prepared, void* /*workspace*/) const override
+    {
+        const auto& binding = preparedDense.binding();
+        const auto q = find(binding.q);
+        void* sinkPtr = nullptr;
+        float localScale = binding.scale;
+        int64_t wide = 0;
+        const auto count = static_cast<int32_t>(binding.numSeqs);
+        preparedDense.kernel().launch(handle.getStream(),
+                                      q.ptr,
+                                      sinkPtr,
+                                      nullptr,
+                                      binding.scale,
+                                      1.0F,
+                                      0.5,
+                                      localScale,
+                                      static_cast<int32_t>(binding.numSeqs),
+                                      static_cast<int64_t>(binding.numSeqs),
+                                      wide,
+                                      count,
+                                      binding.stride,
+                                      7,
+                                      q.offset,
+                                      computeSomething(q));
+    }
+};
+
+template <typename... Args>
+void launchForwarded(hipStream_t stream, Args&&... args)
+{
+    kernel.launch(stream, args...);
+}
+
+template <typename... Args>
+void launch(Kernel& kernel, hipStream_t stream, Args... args)
+{
+    kernel.launch(stream, std::get<0>(std::tie(args...)), 1);
+}
+)cpp";
+
+TEST(CppFactsLaunch, TheHandlersOwnLaunchMethodIsReadAndTheStreamIsNotAnArgument) {
+  FileFacts f = facts(kHandler);
+  ASSERT_TRUE(f.ok) << f.error;
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  // The two variadic wrappers are forwarding wrappers (told by their parameter pack, not by
+  // their name); the handler's method named `launch` is the real launch.
+  ASSERT_EQ(launches.size(), 1u);
+  const CppArgList& l = *launches[0];
+  EXPECT_EQ(l.symbol, "Gfx950DenseDispatchHandler::launch");
+  ASSERT_EQ(l.args.size(), 15u);
+  EXPECT_EQ(l.args[0].name, "q.ptr");
+  EXPECT_EQ(l.args[0].range.line, lineOf(kHandler, "                                      q.ptr,"));
+}
+
+struct Expected {
+  const char* expr;
+  const char* kind;
+  uint32_t size;
+};
+
+TEST(CppFactsLaunch, EachArgumentsKindComesFromWhatTheFileStates) {
+  FileFacts f = facts(kHandler);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  const auto& args = launches[0]->args;
+  const std::vector<Expected> want = {
+      {"q.ptr", "global_buffer", 8},                                // a .ptr member
+      {"sinkPtr", "global_buffer", 8},                              // a void* local
+      {"nullptr", "global_buffer", 8},                              // a null pointer literal
+      {"binding.scale", "by_value", 4},                             // a float struct field
+      {"1.0F", "by_value", 4},                                      // a float literal
+      {"0.5", "by_value", 8},                                       // a double literal
+      {"localScale", "by_value", 4},                                // a float local
+      {"static_cast<int32_t>(binding.numSeqs)", "by_value", 4},     // a cast to int32_t
+      {"static_cast<int64_t>(binding.numSeqs)", "by_value", 8},     // a cast to int64_t
+      {"wide", "by_value", 8},                                      // an int64_t local
+      {"count", "by_value", 4},                                     // an auto local: its initializer
+      {"binding.stride", "by_value", 4},                            // a uint32_t field
+      {"7", "by_value", 4},                                         // an int literal
+  };
+  ASSERT_GE(args.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(args[i].name, want[i].expr) << i;
+    EXPECT_TRUE(args[i].resolved) << want[i].expr << ": " << args[i].unresolvedReason;
+    EXPECT_EQ(args[i].kind, want[i].kind) << want[i].expr;
+    EXPECT_EQ(args[i].size, want[i].size) << want[i].expr;
+  }
+}
+
+TEST(CppFactsLaunch, AnArgumentWhoseKindIsNotStatedIsReportedNotGuessed) {
+  FileFacts f = facts(kHandler);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  const auto& args = launches[0]->args;
+  ASSERT_EQ(args.size(), 15u);
+  EXPECT_EQ(args[13].name, "q.offset");
+  EXPECT_FALSE(args[13].resolved);
+  EXPECT_TRUE(args[13].kind.empty());
+  EXPECT_EQ(args[13].unresolvedReason, "no field 'offset' declared in this file");
+  EXPECT_FALSE(args[14].resolved);
+  EXPECT_EQ(args[14].unresolvedReason, "the result type of 'computeSomething(...)' is not stated in this file");
+}
+
+TEST(CppFactsLaunch, FieldsOfTheSameNameWithDifferentTypesAreNotGuessed) {
+  const std::string src = R"cpp(
+struct A { float scale = 0.0F; };
+struct B { int64_t scale = 0; };
+void Handler::launch(const Handle& h) const { kernel.launch(h.getStream(), a.scale); }
+)cpp";
+  FileFacts f = facts(src);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0]->symbol, "Handler::launch");
+  ASSERT_EQ(launches[0]->args.size(), 1u);
+  EXPECT_FALSE(launches[0]->args[0].resolved);
+  EXPECT_EQ(launches[0]->args[0].unresolvedReason, "fields named 'scale' of different types in this file");
+}
+
+TEST(CppFactsLaunch, CyclicAutoLocalsAndDeepNestingEndWithAReasonNotAHang) {
+  const std::string src = "void Handler::launch(const Handle& h) const {\n"
+                          "  auto a = b;\n  auto b = a;\n"
+                          "  kernel.launch(h.getStream(), a, " + std::string(300, '(') + "1.0F" + std::string(300, ')') +
+                          ", cond ? nullptr : q.ptr);\n}\n";
+  FileFacts f = facts(src);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  ASSERT_EQ(launches[0]->args.size(), 3u);
+  EXPECT_FALSE(launches[0]->args[0].resolved);
+  EXPECT_FALSE(launches[0]->args[0].unresolvedReason.empty());
+  // Parentheses around a literal are looked through (up to a bound), and both branches of a
+  // conditional that agree give its kind.
+  EXPECT_EQ(launches[0]->args[2].kind, "global_buffer");
+  EXPECT_EQ(launches[0]->args[2].size, 8u);
+}
+
+TEST(CppFactsLaunch, NamespaceConstantsAndParametersHaveTheirDeclaredTypes) {
+  const std::string src = R"cpp(
+namespace {
+constexpr float kIdentityScale = 1.0F;
+constexpr auto kStride = static_cast<int64_t>(0);
+} // namespace
+void Handler::launch(const Handle& h, const float* bias, int32_t count) const
+{
+    kernel.launch(h.getStream(), kIdentityScale, kStride, bias, count);
+}
+)cpp";
+  FileFacts f = facts(src);
+  auto launches = ofForm(f, CppArgList::Form::Launch);
+  ASSERT_EQ(launches.size(), 1u);
+  const auto& a = launches[0]->args;
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a[0].kind + "/" + std::to_string(a[0].size), "by_value/4") << a[0].unresolvedReason;
+  EXPECT_EQ(a[1].kind + "/" + std::to_string(a[1].size), "by_value/8") << a[1].unresolvedReason;
+  EXPECT_EQ(a[2].kind + "/" + std::to_string(a[2].size), "global_buffer/8") << a[2].unresolvedReason;
+  EXPECT_EQ(a[3].kind + "/" + std::to_string(a[3].size), "by_value/4") << a[3].unresolvedReason;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The kernargs contract on hand-built facts: comparison (R2.1, R2.2) and pairing (R2.3).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "contracts/Kernargs.h"
 
 namespace impact {
@@ -92,16 +94,38 @@ TEST(KernargsCompare, CopyMissingAnUnconditionalArgumentDisagrees) {
   EXPECT_EQ(compareCopy(builder("b", args), copy(eight())).outcome, Comparison::Outcome::Disagree);
 }
 
-TEST(KernargsCompare, LaunchCallsAreComparedByCount) {
+TEST(KernargsCompare, LaunchCallsAreComparedByCountAndKindNeverByName) {
+  // A launch call states expressions, not names: `s.scale` at the slot named `scale` agrees,
+  // and so does an argument whose kind the file does not state (reported separately).
   std::vector<KernelArg> launch;
-  for (const char* e : {"q.ptr", "k.ptr", "v.ptr", "o.ptr", "s.scale", "s.b", "s.sq", "s.skv"})
-    launch.push_back({e, "", 0});
+  for (const char* e : {"q.ptr", "k.ptr", "v.ptr", "o.ptr"}) launch.push_back({e, "global_buffer", 8});
+  launch.push_back({"binding.scale", "by_value", 4});
+  for (const char* e : {"static_cast<int32_t>(s.b)", "1", "2"}) launch.push_back({e, "by_value", 4});
   EXPECT_EQ(compareCopy(builder("b", eight()), copy(launch, CppArgList::Form::Launch)).outcome,
             Comparison::Outcome::Agree);
-  launch.pop_back();
-  auto c = compareCopy(builder("b", eight()), copy(launch, CppArgList::Form::Launch));
+  // Count always.
+  auto shorter = launch;
+  shorter.pop_back();
+  auto c = compareCopy(builder("b", eight()), copy(shorter, CppArgList::Form::Launch));
   EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
-  EXPECT_EQ(c.message, "copy has 7 arguments, builder has 8");
+  EXPECT_EQ(c.message, "copy has 7 arguments, builder has 8: missing seqlen_kv (by_value/4) at #7");
+  // Kind and size where known: an int64_t cast where the builder has I32.
+  auto wide = launch;
+  wide[6] = {"static_cast<int64_t>(sq)", "by_value", 8};
+  c = compareCopy(builder("b", eight()), copy(wide, CppArgList::Form::Launch));
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
+  EXPECT_EQ(c.message, "#6 seqlen_q: copy by_value/8, builder by_value/4");
+  EXPECT_EQ(c.focusCopy, 6);
+  // Unknown kind: not a mismatch, but said.
+  auto unknown = launch;
+  unknown[5] = {"compute(s)", "", 0};
+  unknown[5].resolved = false;
+  unknown[5].unresolvedReason = "the result type of 'compute(...)' is not stated in this file";
+  c = compareCopy(builder("b", eight()), copy(unknown, CppArgList::Form::Launch));
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Agree);
+  ASSERT_EQ(c.unresolved.size(), 1u);
+  EXPECT_EQ(c.unresolved[0],
+            "launch argument #5 compute(s) (the result type of 'compute(...)' is not stated in this file)");
 }
 
 TEST(KernargsCompare, TheClosestOfSeveralListsIsChosen) {
@@ -228,6 +252,59 @@ TEST(KernargsPairing, CopyKeysAreStableAndDistinct) {
   ASSERT_EQ(pairs.size(), 2u);
   EXPECT_NE(pairs[0].copy.key, pairs[1].copy.key);
   EXPECT_EQ(pairs[0].copy.key, pairKernargs(t.facts, Layout{})[0].copy.key);
+}
+
+// Real AOT catalog entries (DOMAIN.md §6) pair through the folder and the symbol.
+TEST(KernargsPairing, CatalogEntriesPairThroughFamilyModuleAndSymbol) {
+  Tree t;
+  t.add(kLib + "kernels/gfx950/attention_dense.py", FileKind::Python).builders = {
+      builder("build_attention_dense_reduce", {ptr("p")}), builder("build_attention_dense", eight()),
+      builder("_build_attention_dense_persistent", {ptr("q")})};
+  auto entry = [](std::string family, std::string symbol) {
+    CppArgList l = copy({unnamed(ptr("Q"))}, CppArgList::Form::Static, symbol);
+    l.catalog = CppArgList::CatalogEntry{"gfx950", std::move(family), std::move(symbol)};
+    return l;
+  };
+  const std::string cat = "dnn-providers/hip-kernel-provider/rocke/aot_catalog/gfx950/";
+  // attention_dense_prefill -> attention_dense.py; the longest op the symbol starts with wins
+  // (not the private persistent body).
+  t.add(cat + "attention_dense_prefill/family.json", FileKind::Descriptor).lists = {
+      entry("attention_dense_prefill", "rocke_attention_dense_d128_bf16"),
+      entry("attention_dense_prefill", "rocke_attention_dense_reduce_d128")};
+  // No such module, nor any shorter family name.
+  t.add(cat + "softmax_online/family.json", FileKind::Descriptor).lists = {entry("softmax_online", "rocke_softmax")};
+  auto pairs = pairKernargs(t.facts, Layout{});
+  std::map<std::string, const KernargsPair*> bySymbol;
+  for (const auto& p : pairs) bySymbol[p.copy.list->symbol] = &p;
+  ASSERT_EQ(bySymbol.size(), 3u);
+  ASSERT_TRUE(bySymbol["rocke_attention_dense_d128_bf16"]->builder);
+  EXPECT_EQ(bySymbol["rocke_attention_dense_d128_bf16"]->builder->builder->name, "build_attention_dense");
+  ASSERT_TRUE(bySymbol["rocke_attention_dense_reduce_d128"]->builder);
+  EXPECT_EQ(bySymbol["rocke_attention_dense_reduce_d128"]->builder->builder->name, "build_attention_dense_reduce");
+  EXPECT_FALSE(bySymbol["rocke_softmax"]->builder);
+  EXPECT_EQ(bySymbol["rocke_softmax"]->note,
+            "catalog family softmax_online (gfx950): no module " + kLib + "kernels/gfx950/softmax_online.py nor " + kLib +
+                "kernels/gfx950/softmax.py");
+}
+
+// A catalog entry's variant picks the builder's list: `persistent` true -> the early return.
+TEST(KernargsCompare, APersistentCatalogEntryIsComparedWithThePersistentBody) {
+  PyBuilder b = builder("build_attention_dense", eight());
+  b.abis.push_back({"_build_attention_dense_persistent", "spec.persistent",
+                    {ptr("q_ptr"), ptr("k_ptr"), ptr("v_ptr"), ptr("o_ptr"), i32("work_items")}});
+  std::vector<KernelArg> five;
+  for (const auto& a : eight()) five.push_back(unnamed(a));
+  five.resize(5);
+  CppArgList persistent = copy(five);
+  persistent.spec["persistent"] = "true";
+  // Four pointers and an f32 where the persistent body has an i32 of the same size: agrees in
+  // kind and size. The non-persistent variant of the same list is stale.
+  EXPECT_EQ(compareCopy(b, persistent).abi->origin, "_build_attention_dense_persistent");
+  CppArgList plain = copy(five);
+  plain.spec["persistent"] = "false";
+  auto c = compareCopy(b, plain);
+  EXPECT_EQ(c.abi->origin, "build_attention_dense");
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
 }
 
 }  // namespace

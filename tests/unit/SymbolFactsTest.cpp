@@ -246,6 +246,50 @@ TEST(SymbolFacts, CatalogArgsSignatureEntriesAreUnnamedCopies) {
   EXPECT_EQ(b.args[0].kind, "global_buffer");
 }
 
+TEST(SymbolFacts, RealFormatCatalogEntriesCarryFolderSymbolVariantAndGeometry) {
+  const std::string path =
+      "dnn-providers/hip-kernel-provider/rocke/aot_catalog/gfx950/attention_dense_prefill/family.json";
+  const std::string cat = R"({
+  "family": "attention_dense_prefill_gfx950",
+  "arch": "gfx950",
+  "kernels": [
+    {"symbol": "rocke_attention_dense_d128_bf16",
+     "grid": {"x": {"ceil_div": ["S_q", 256]}, "y": "H", "z": "B"},
+     "block": [512, 1, 1],
+     "args_signature": [{"name": "Q", "type": "ptr"}, {"name": "n", "type": "i32", "size_bytes": 8}]},
+    {"symbol": "rocke_attention_dense_d128_bf16_persist256",
+     "block": [256, 1, 1],
+     "args_signature": [{"name": "Q", "type": "ptr"}]}
+  ]
+})";
+  FileFacts f = extractFile(path, cat);
+  ASSERT_TRUE(f.ok) << f.error;
+  ASSERT_EQ(f.lists.size(), 2u);
+  const CppArgList& a = f.lists[0];
+  EXPECT_EQ(a.symbol, "rocke_attention_dense_d128_bf16");
+  EXPECT_FALSE(a.builderHint.has_value());
+  ASSERT_TRUE(a.catalog.has_value());
+  EXPECT_EQ(a.catalog->arch, "gfx950");
+  EXPECT_EQ(a.catalog->family, "attention_dense_prefill");
+  EXPECT_FALSE(a.catalog->persistent);
+  EXPECT_EQ(a.spec.at("persistent"), "false");
+  EXPECT_EQ(a.catalog->block, "[512,1,1]");
+  EXPECT_EQ(a.catalog->geometry.line, lineOf(cat, "\"grid\""));
+  ASSERT_EQ(a.args.size(), 2u);
+  EXPECT_EQ(a.args[1].size, 8u) << "size_bytes overrides the type's size";
+  const CppArgList& b = f.lists[1];
+  ASSERT_TRUE(b.catalog.has_value());
+  EXPECT_TRUE(b.catalog->persistent);
+  EXPECT_EQ(b.spec.at("persistent"), "true");
+  EXPECT_EQ(b.catalog->geometry.line, lineOf(cat, "\"block\": [256")) << "no grid: the block";
+  // The argument list's fingerprint leaves the geometry out (judged by catalog-geometry).
+  std::string moved = cat;
+  moved.replace(moved.find("[512, 1, 1]"), 11, "[256, 1, 1]");
+  FileFacts g = extractFile(path, moved);
+  EXPECT_EQ(g.lists[0].fingerprint, a.fingerprint);
+  EXPECT_NE(g.lists[0].catalog->block, a.catalog->block);
+}
+
 TEST(SymbolFacts, CatalogTypeKindSize) {
   std::string k;
   uint32_t s = 0;

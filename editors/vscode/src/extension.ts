@@ -1,6 +1,7 @@
 // VS Code client for impactd, the language server that says whether a change breaks the
 // hipDNN kernel ingestor at run time. The server does the work; this file starts it, passes
-// the settings on, and adds two commands: "impactd: Run impact" and "impactd: Restart server".
+// the settings on, adds the commands "impactd: Run impact", "impactd: Restart server" and
+// "impactd: Show output", and a status bar item with the server's state (statusBar.ts).
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -14,11 +15,13 @@ import {
   TransportKind,
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
+import { ServerStatus, SHOW_OUTPUT_COMMAND, StatusBar } from './statusBar';
 
 const SECTION = 'impactd';
 
 let client: LanguageClient | undefined;
 let outputChannel: vscode.OutputChannel;
+let statusBar: StatusBar;
 
 /** What impact.run answers: the text report and the JSON report (docs/report-json.md). */
 interface ImpactRunResult {
@@ -28,8 +31,11 @@ interface ImpactRunResult {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   outputChannel = vscode.window.createOutputChannel('impactd');
+  statusBar = new StatusBar();
   context.subscriptions.push(
     outputChannel,
+    statusBar,
+    vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => outputChannel.show(true)),
     vscode.commands.registerCommand('impactd.run', runImpact),
     vscode.commands.registerCommand('impactd.restart', restartServer),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -103,8 +109,24 @@ async function reportMissingBinary(command: string): Promise<void> {
     `impactd: cannot find the language server '${command}'. ` +
     'Build it (build/bin/impactd) and set "impactd.path" to its full path, or put impactd on PATH.';
   outputChannel.appendLine(message);
+  statusBar.error(`cannot find the language server '${command}' (setting "impactd.path")`);
   const choice = await vscode.window.showErrorMessage(message, 'Open Settings');
   if (choice === 'Open Settings') {
+    await openPathSetting();
+  }
+}
+
+/**
+ * The settings editor at "impactd.path". In a remote window (code-server, Remote-SSH, a dev
+ * container) the setting is the remote machine's: the User tab does not list a
+ * machine-overridable setting there, so open the Remote tab.
+ */
+async function openPathSetting(): Promise<void> {
+  if (vscode.env.remoteName) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', {
+      query: 'impactd.path',
+    });
+  } else {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'impactd.path');
   }
 }
@@ -138,12 +160,29 @@ async function startServer(): Promise<boolean> {
   };
 
   // The id 'impactd' makes the client read the "impactd.trace.server" setting.
-  client = new LanguageClient(SECTION, 'impactd', serverOptions, clientOptions);
+  const started = new LanguageClient(SECTION, 'impactd', serverOptions, clientOptions);
+  client = started;
+  statusBar.starting();
+  started.onNotification('impactd/status', (status: ServerStatus) => {
+    if (client === started) {
+      statusBar.server(status);
+    }
+  });
+  started.onDidChangeState((change) => {
+    // A stop asked for by stopServer() clears `client` first; any other stop is a failure.
+    if (client === started && change.newState === State.Stopped) {
+      statusBar.error('the server stopped (see the output)');
+    }
+  });
   try {
-    await client.start();
+    await started.start();
+    if (client === started) {
+      statusBar.running();
+    }
     return true;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    statusBar.error(`the server failed to start: ${message}`);
     outputChannel.appendLine(`impactd: the server '${binary}' failed to start: ${message}`);
     void vscode.window.showErrorMessage(
       `impactd: the server '${binary}' (setting "impactd.path") failed to start: ${message}`,

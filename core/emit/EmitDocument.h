@@ -1,0 +1,97 @@
+// The emit document (SPEC R4): what `impact emit` recorded for every shipped rocKE variant at the
+// base and the head, and the tree ids it was made for. Written by the emitter (emitter/), read and
+// validated here for the fold (core/emit/Fold.h). Pure data and JSON; no process handling.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/statusor.h"
+
+namespace impact::emit {
+
+// Bumped whenever a field's meaning changes; a document of another schema is refused.
+inline constexpr int kSchemaVersion = 1;
+inline constexpr const char* kSchemaName = "impactd-emit";
+
+struct ArgRecord {
+  std::string name, kind, type;  // kind: global_buffer | by_value
+  uint32_t size = 0;
+  bool operator==(const ArgRecord&) const = default;
+};
+
+struct KernelRecord {
+  std::string name;
+  std::vector<ArgRecord> args;
+  std::string irSha256;
+  nlohmann::json compile;  // {"isa", "options" (list or "unknown"), "fresh_process"}
+  bool operator==(const KernelRecord&) const = default;
+};
+
+// One variant built at one revision.
+struct VariantSide {
+  bool present = false;      // the revision ships the variant
+  nlohmann::json spec;       // the spec it was built with
+  std::string error;         // the builder or lowering raised (the variant failed)
+  std::vector<KernelRecord> kernels;
+};
+
+struct Variant {
+  std::string name;          // the shipping UKD's name (the first, when several ship it)
+  std::string arch;
+  VariantSide base, head;
+  // Equal arguments, IR and compile inputs, kernel by kernel, built without error at both.
+  bool equal() const;
+  bool argsEqual() const;
+};
+
+struct FamilySide {
+  std::string status;                // "ok" | "failed" | "timed_out" | "absent" | "not_run"
+  std::string error;
+  bool built = false;                // false: taken from the emitter's cache
+  std::vector<std::string> closure;  // repository paths of the modules the family imports
+};
+
+// A family: one (source module, builder).
+struct Family {
+  std::string source;   // relative to the library root ("kernels/gfx950/x.py")
+  std::string path;     // repository path of the source module
+  std::string builder;
+  FamilySide base, head;
+  std::vector<Variant> variants;
+  std::string key() const { return source + ":" + builder; }
+};
+
+struct Failure {
+  std::string family;   // "source:builder", "" for the run itself
+  std::string message;
+};
+
+struct NotInspected {
+  std::string path;     // the descriptor file
+  std::string reason;
+};
+
+struct EmitDocument {
+  int schema = kSchemaVersion;
+  std::string baseTree, headTree;      // tree keys (emit/TreeKey.h)
+  std::string baseCommit, headCommit;  // for people; "working tree" for an uncommitted head
+  std::string flavor;                  // ROCKE_LLVM_FLAVOR both revisions were lowered with
+  std::string driverVersion;
+  std::vector<Family> families;
+  std::vector<Failure> failures;
+  std::vector<NotInspected> notInspected;
+  nlohmann::json packTime;             // R5 tables (emit/PackTime.h); null when not probed
+};
+
+nlohmann::json toJson(const EmitDocument& doc);
+std::string renderEmitDocument(const EmitDocument& doc);  // pretty JSON, trailing newline
+
+// Errors: "not JSON (byte N: ...)", "schema impactd-emit/2, this impact reads 1",
+// "malformed: families[3].variants[0].base.kernels is not a list", ...
+absl::StatusOr<EmitDocument> parseEmitDocument(std::string_view text);
+
+}  // namespace impact::emit

@@ -1,0 +1,243 @@
+#include "extract/cpp/ArgumentKinds.h"
+
+#include <cctype>
+
+#include "extract/cpp/ConstantEval.h"
+#include "queries/cpp_typed_declaration.h"
+
+namespace impact::cpp {
+namespace {
+
+InferredKind pointerKind(std::string typeText) {
+  return {"global_buffer", 8, std::move(typeText), ""};
+}
+
+InferredKind unknown(std::string why) {
+  InferredKind k;
+  k.why = std::move(why);
+  return k;
+}
+
+bool isPointerTypeName(const std::string& t) {
+  return t.ends_with("*") || t == "hipDeviceptr_t" || t == "nullptr_t" || t == "intptr_t*";
+}
+
+bool isFloatLiteral(std::string_view s) {
+  bool hex = s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  if (hex) return s.find_first_of("pP") != std::string_view::npos;
+  return s.find_first_of(".eE") != std::string_view::npos ||
+         (!s.empty() && (s.back() == 'f' || s.back() == 'F'));
+}
+
+// The declared type of a declaration: its `type` field, with the declarator's `*` noted.
+bool declaratorIsPointer(const Ctx& c, TSNode declarator) {
+  for (TSNode n = declarator; !isNull(n);) {
+    std::string_view t = type(n);
+    if (t == "pointer_declarator" || t == "abstract_pointer_declarator") return true;
+    if (t == "identifier" || t == "field_identifier") return false;
+    TSNode inner = field(n, "declarator");
+    if (isNull(inner)) {
+      auto k = items(n);
+      if (k.empty()) return false;
+      inner = k.back();
+    }
+    n = inner;
+  }
+  return false;
+}
+
+// Every child of a declaration in its `declarator` field (`int a, b;` has two). Read with a tree
+// cursor: ts_node_field_name_for_child miscounts after a leading `const` in tree-sitter 0.20.
+std::vector<TSNode> declarators(TSNode decl) {
+  std::vector<TSNode> out;
+  TSTreeCursor cur = ts_tree_cursor_new(decl);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      const char* name = ts_tree_cursor_current_field_name(&cur);
+      if (name && std::string_view(name) == "declarator") out.push_back(ts_tree_cursor_current_node(&cur));
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  return out;
+}
+
+// Strips parentheses around an expression.
+TSNode unparen(TSNode n) {
+  for (int i = 0; i < 16 && is(n, "parenthesized_expression"); ++i) {
+    auto k = items(n);
+    if (k.size() != 1) break;
+    n = k[0];
+  }
+  return n;
+}
+
+bool isCastName(std::string_view n) {
+  return n == "static_cast" || n == "reinterpret_cast" || n == "const_cast" || n == "bit_cast" ||
+         n == "std::bit_cast";
+}
+
+}  // namespace
+
+InferredKind kindOfType(std::string_view typeText, bool pointer) {
+  std::string t = normaliseTypeName(typeText);
+  if (pointer || isPointerTypeName(t)) return pointerKind(pointer ? t + "*" : t);
+  if (t.ends_with("&")) t = trim(t.substr(0, t.size() - 1));
+  if (t == "auto" || t == "decltype(auto)") return unknown("declared auto");
+  auto size = sizeOfTypeName(t);
+  if (!size) return unknown("type '" + t + "' not known");
+  return {"by_value", static_cast<uint32_t>(*size), t, ""};
+}
+
+DeclaredTypes::DeclaredTypes(const Ctx& c) : c_(c) {
+  // Struct and class bodies: their fields.
+  TSNode root = c.tree.root();
+  for (const Scope& sc : c.scopes) {
+    TSNode n = ts_node_descendant_for_byte_range(root, sc.span.start, sc.span.end);
+    if (is(n, "class_specifier") || is(n, "struct_specifier")) read(field(n, "body"), true);
+  }
+}
+
+void DeclaredTypes::prepare(int function) {
+  if (function < 0 || !prepared_.insert(function).second) return;
+  read(c_.functions[function].node, false);
+}
+
+void DeclaredTypes::read(TSNode root, bool fieldsOnly) {
+  if (isNull(root)) return;
+  static const Query q(Lang::Cpp, queries::cpp_typed_declaration);
+  for (const auto& m : q.matches(root)) {
+    TSNode ty = m.get("type"), decl = m.get("decl");
+    if (isNull(ty) || isNull(decl)) continue;
+    if (fieldsOnly != is(decl, "field_declaration")) continue;
+    for (TSNode declarator : declarators(decl)) {
+      TSNode value{};
+      if (is(declarator, "init_declarator")) {
+        value = field(declarator, "value");
+        declarator = field(declarator, "declarator");
+      }
+      if (isNull(declarator) || is(declarator, "function_declarator")) continue;
+      if (!seen_.insert(ts_node_start_byte(declarator)).second) continue;  // nested classes
+      TSNode id = innermostIdentifier(declarator);
+      if (isNull(id)) continue;
+      Decl d;
+      d.name = noSpace(c_.text(id));
+      d.type = std::string(c_.text(ty));
+      d.pointer = declaratorIsPointer(c_, declarator);
+      d.field = fieldsOnly;
+      d.function = d.field ? -1 : c_.functionOf(decl);
+      d.value = value;
+      if (d.field && isNull(d.value)) d.value = field(decl, "default_value");
+      decls_.push_back(std::move(d));
+    }
+  }
+}
+
+InferredKind DeclaredTypes::infer(TSNode expr, int function) const { return infer(expr, function, 0); }
+
+InferredKind DeclaredTypes::ofDecl(const Decl& d, int depth) const {
+  InferredKind k = kindOfType(d.type, d.pointer);
+  if (!k.known() && normaliseTypeName(d.type) == "auto" && !d.pointer && !isNull(d.value)) {
+    InferredKind v = infer(d.value, d.function, depth + 1);
+    if (v.known()) return v;
+    return unknown("'" + d.name + "' is declared auto and its initializer states no kind (" + v.why + ")");
+  }
+  if (!k.known()) k.why = "'" + d.name + "': " + k.why;
+  return k;
+}
+
+InferredKind DeclaredTypes::infer(TSNode expr, int function, int depth) const {
+  if (depth > kMaxEvalDepth) return unknown("expression nested too deeply");
+  TSNode n = unparen(expr);
+  std::string_view t = type(n);
+  std::string text = collapse(c_.text(n));
+  if (t == "null" || text == "nullptr" || text == "NULL") return pointerKind("nullptr");
+  if (t == "number_literal") {
+    std::string s = noSpace(text);
+    if (isFloatLiteral(s)) {
+      bool f32 = s.back() == 'f' || s.back() == 'F';
+      return {"by_value", f32 ? 4u : 8u, s, ""};
+    }
+    std::string lower;
+    for (char ch : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+    bool wide = lower.find('l') != std::string::npos;
+    return {"by_value", wide ? 8u : 4u, s, ""};
+  }
+  if (t == "true" || t == "false") return {"by_value", 1, text, ""};
+  if (t == "pointer_expression" && c_.text(field(n, "operator")) == "&") return pointerKind("&" + text);
+  if (t == "call_expression") {
+    TSNode fn = field(n, "function");
+    if (is(fn, "template_function") && isCastName(noSpace(c_.text(field(fn, "name"))))) {
+      std::string inner = collapse(c_.text(field(fn, "arguments")));
+      if (inner.size() >= 2) inner = trim(inner.substr(1, inner.size() - 2));
+      InferredKind k = kindOfType(inner, false);
+      if (!k.known()) k.why = "cast to " + k.why;
+      return k;
+    }
+    // Functional cast: float(x), int32_t(x).
+    if (is(fn, "primitive_type") || is(fn, "sized_type_specifier") ||
+        ((is(fn, "identifier") || is(fn, "qualified_identifier")) && sizeOfTypeName(c_.text(fn)))) {
+      return kindOfType(c_.text(fn), false);
+    }
+    return unknown("the result type of '" + collapse(c_.text(fn)) + "(...)' is not stated in this file");
+  }
+  if (t == "cast_expression") {
+    TSNode ty = field(n, "type");
+    return kindOfType(c_.text(ty), false);
+  }
+  if (t == "compound_literal_expression") return kindOfType(c_.text(field(n, "type")), false);
+  if (t == "conditional_expression") {
+    InferredKind a = infer(field(n, "consequence"), function, depth + 1);
+    InferredKind b = infer(field(n, "alternative"), function, depth + 1);
+    if (a.known() && b.known() && a.kind == b.kind && a.size == b.size) return a;
+    if (a.known() && b.kind.empty() && is(unparen(field(n, "alternative")), "null")) return a;
+    return unknown("the branches of '" + text + "' state different or unknown kinds");
+  }
+  if (t == "field_expression") {
+    std::string member = noSpace(c_.text(field(n, "field")));
+    if (member == "ptr") return pointerKind(".ptr member");
+    // A struct or class field of this file with that name; every such field must agree.
+    std::optional<InferredKind> found;
+    for (const Decl& d : decls_) {
+      if (!d.field || d.name != member) continue;
+      InferredKind k = ofDecl(d, depth);
+      if (!found) found = k;
+      else if (found->kind != k.kind || found->size != k.size)
+        return unknown("fields named '" + member + "' of different types in this file");
+    }
+    if (found) return *found;
+    return unknown("no field '" + member + "' declared in this file");
+  }
+  if (t == "identifier" || t == "qualified_identifier") {
+    std::string name = noSpace(text);
+    // A local or parameter of the same function first, then a field (a member used bare),
+    // then a namespace-scope variable or constant.
+    const Decl* best = nullptr;
+    int bestRank = 3;
+    for (const Decl& d : decls_) {
+      if (d.name != name) continue;
+      int rank = d.function >= 0 ? (d.function == function ? 0 : 3) : d.field ? 1 : 2;
+      if (rank < bestRank) {
+        bestRank = rank;
+        best = &d;
+      }
+    }
+    if (best) return ofDecl(*best, depth);
+    // A namespace-scope constant: `constexpr float kScale = 1.0F;` (its declaration's type).
+    if (const Constant* k = lookup(c_, name, c_.siteOf(n))) {
+      TSNode decl = parentOf(parentOf(k->value));
+      if (is(decl, "declaration") || is(decl, "field_declaration")) {
+        Decl d;
+        d.name = name;
+        d.type = std::string(c_.text(field(decl, "type")));
+        d.pointer = declaratorIsPointer(c_, field(parentOf(k->value), "declarator"));
+        d.value = k->value;
+        d.function = k->site.function;
+        return ofDecl(d, depth);
+      }
+    }
+    return unknown("'" + name + "' is not declared in this file");
+  }
+  return unknown("the kind of '" + text + "' is not stated in this file");
+}
+
+}  // namespace impact::cpp

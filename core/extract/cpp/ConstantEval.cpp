@@ -1,0 +1,244 @@
+#include "extract/cpp/ConstantEval.h"
+
+namespace impact::cpp {
+
+const Constant* lookup(const Ctx& c, std::string_view written, const Site& site) {
+  std::string q = noSpace(written);
+  std::string qualifier;
+  std::string name = q;
+  if (auto p = q.rfind("::"); p != std::string::npos) {
+    qualifier = q.substr(0, p);
+    name = q.substr(p + 2);
+  }
+  if (qualifier.starts_with("::")) qualifier = qualifier.substr(2);
+  auto it = c.constants.find(name);
+  if (it == c.constants.end()) return nullptr;
+  const Constant* best = nullptr;
+  int bestScore = -1;
+  for (const Constant& k : it->second) {
+    int score = 0;
+    if (!qualifier.empty()) {
+      // `sizes::PTR` must name a constant whose scope ends with `sizes`.
+      std::string want = "::" + qualifier + "::" + name;
+      std::string have = "::" + k.qualified;
+      if (!have.ends_with(want)) continue;
+    }
+    if (k.site.function >= 0) {
+      if (k.site.function != site.function) continue;  // a local of another function
+      score = 10000;
+    } else {
+      // Longest common scope prefix with the use site.
+      size_t m = 0;
+      while (m < k.site.scope.size() && m < site.scope.size() && k.site.scope[m] == site.scope[m]) ++m;
+      if (m < k.site.scope.size()) score = 0;  // declared in a scope the use is not in
+      else score = 1 + static_cast<int>(m);
+    }
+    if (score > bestScore) {
+      bestScore = score;
+      best = &k;
+    }
+  }
+  return best;
+}
+
+std::optional<uint64_t> parseInteger(std::string_view s) {
+  std::string t;
+  for (char ch : s)
+    if (ch != '\'') t.push_back(ch);
+  while (!t.empty() && std::string_view("uUlLzZ").find(t.back()) != std::string_view::npos) t.pop_back();
+  if (t.empty()) return std::nullopt;
+  int base = 10;
+  size_t i = 0;
+  if (t.size() > 1 && t[0] == '0') {
+    if (t[1] == 'x' || t[1] == 'X') { base = 16; i = 2; }
+    else if (t[1] == 'b' || t[1] == 'B') { base = 2; i = 2; }
+    else { base = 8; i = 1; }
+  }
+  if (i >= t.size() && base != 8) return std::nullopt;
+  uint64_t v = 0;
+  for (; i < t.size(); ++i) {
+    int d;
+    char ch = t[i];
+    if (ch >= '0' && ch <= '9') d = ch - '0';
+    else if (ch >= 'a' && ch <= 'f') d = ch - 'a' + 10;
+    else if (ch >= 'A' && ch <= 'F') d = ch - 'A' + 10;
+    else return std::nullopt;  // a float, or garbage
+    if (d >= base) return std::nullopt;
+    if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base)) return std::nullopt;
+    v = v * base + d;
+  }
+  return v;
+}
+
+std::string normaliseTypeName(std::string_view s) {
+  std::string t = collapse(s);
+  for (std::string_view drop : {"const ", "volatile ", " const", " volatile"}) {
+    for (size_t p; (p = t.find(drop)) != std::string::npos;) t.erase(p, drop.size());
+  }
+  for (size_t p; (p = t.find("std::")) != std::string::npos;) t.erase(p, 5);
+  if (t.starts_with("::")) t = t.substr(2);
+  return trim(t);
+}
+
+std::optional<uint64_t> sizeOfTypeName(std::string_view written) {
+  static const std::map<std::string, uint64_t, std::less<>> kSizes = {
+      {"int32_t", 4}, {"uint32_t", 4}, {"int", 4}, {"signed", 4}, {"signed int", 4},
+      {"unsigned", 4}, {"unsigned int", 4}, {"float", 4},
+      {"int64_t", 8}, {"uint64_t", 8}, {"double", 8}, {"size_t", 8}, {"ssize_t", 8},
+      {"intptr_t", 8}, {"uintptr_t", 8}, {"ptrdiff_t", 8}, {"long", 8}, {"unsigned long", 8},
+      {"long long", 8}, {"unsigned long long", 8}, {"long int", 8}, {"hipDeviceptr_t", 8},
+      {"int16_t", 2}, {"uint16_t", 2}, {"short", 2}, {"unsigned short", 2}, {"half", 2},
+      {"__half", 2}, {"hip_bfloat16", 2}, {"__hip_bfloat16", 2}, {"_Float16", 2}, {"bfloat16", 2},
+      {"int8_t", 1}, {"uint8_t", 1}, {"char", 1}, {"signed char", 1}, {"unsigned char", 1}, {"bool", 1}};
+  std::string t = normaliseTypeName(written);
+  if (t.ends_with("*")) return 8;
+  auto it = kSizes.find(t);
+  if (it == kSizes.end()) return std::nullopt;
+  return it->second;
+}
+
+bool isIntegralTypeName(std::string_view written) {
+  std::string t = normaliseTypeName(written);
+  if (t.ends_with("*")) return false;
+  auto s = sizeOfTypeName(t);
+  return s.has_value() && t != "float" && t != "double" && t != "half" && t != "__half" &&
+         t != "hip_bfloat16" && t != "__hip_bfloat16" && t != "_Float16" && t != "bfloat16";
+}
+
+TSNode Evaluator::substitute(TSNode n) const {
+  if (env && is(n, "identifier")) {
+    auto it = env->find(std::string(c.text(n)));
+    if (it != env->end()) return it->second;
+  }
+  return n;
+}
+
+std::optional<uint64_t> Evaluator::integer(TSNode n, const Site& site, int depth, std::string& why) const {
+  if (isNull(n)) { why = "missing size"; return std::nullopt; }
+  if (depth > kMaxEvalDepth) { why = "size expression nested too deeply"; return std::nullopt; }
+  n = substitute(n);
+  std::string_view t = type(n);
+  if (t == "number_literal") {
+    auto v = parseInteger(c.text(n));
+    if (!v) why = "not an integer literal: " + std::string(c.text(n));
+    return v;
+  }
+  if (t == "parenthesized_expression" || t == "initializer_list") {
+    auto k = items(n);
+    if (k.size() == 1) return integer(k[0], site, depth + 1, why);
+    why = "cannot evaluate '" + collapse(c.text(n)) + "'";
+    return std::nullopt;
+  }
+  if (t == "sizeof_expression") {
+    TSNode ty = field(n, "type");
+    if (!isNull(ty)) {
+      // type_descriptor: any (abstract) pointer declarator makes it a pointer.
+      TSNode decl = field(ty, "declarator");
+      if (!isNull(decl) && c.text(decl).find('*') != std::string_view::npos) return 8;
+      TSNode base = field(ty, "type");
+      auto v = sizeOfTypeName(isNull(base) ? c.text(ty) : c.text(ty));
+      if (!v && !isNull(base)) v = sizeOfTypeName(c.text(base));
+      if (!v) why = "unknown type in '" + collapse(c.text(n)) + "'";
+      return v;
+    }
+    TSNode val = field(n, "value");
+    std::string inner = noSpace(c.text(val));
+    if (inner.size() >= 2 && inner.front() == '(' && inner.back() == ')') inner = inner.substr(1, inner.size() - 2);
+    auto v = sizeOfTypeName(inner);
+    if (!v) why = "unknown type in '" + collapse(c.text(n)) + "'";
+    return v;
+  }
+  if (t == "call_expression") {
+    TSNode fn = field(n, "function");
+    auto args = items(field(n, "arguments"));
+    bool cast = false;
+    if (is(fn, "template_function")) {
+      std::string_view name = c.text(field(fn, "name"));
+      cast = name == "static_cast" || name == "std::static_cast";
+    } else if (is(fn, "primitive_type") || is(fn, "type_identifier") || is(fn, "qualified_identifier") ||
+               is(fn, "identifier") || is(fn, "sized_type_specifier")) {
+      cast = isIntegralTypeName(c.text(fn));
+    }
+    if (cast && args.size() == 1) return integer(args[0], site, depth + 1, why);
+    why = "cannot evaluate call '" + collapse(c.text(n)) + "'";
+    return std::nullopt;
+  }
+  if (t == "compound_literal_expression") {
+    auto k = items(field(n, "value"));
+    if (isIntegralTypeName(c.text(field(n, "type"))) && k.size() == 1) return integer(k[0], site, depth + 1, why);
+    why = "cannot evaluate '" + collapse(c.text(n)) + "'";
+    return std::nullopt;
+  }
+  if (t == "cast_expression") return integer(field(n, "value"), site, depth + 1, why);
+  if (t == "identifier" || t == "qualified_identifier") {
+    const Constant* k = lookup(c, c.text(n), site);
+    if (!k) {
+      why = "unknown constant '" + noSpace(c.text(n)) + "'";
+      return std::nullopt;
+    }
+    Evaluator plain{c, nullptr};
+    return plain.integer(k->value, k->site, depth + 1, why);
+  }
+  if (t == "binary_expression") {
+    std::string op = std::string(c.text(field(n, "operator")));
+    auto l = integer(field(n, "left"), site, depth + 1, why);
+    if (!l) return std::nullopt;
+    auto r = integer(field(n, "right"), site, depth + 1, why);
+    if (!r) return std::nullopt;
+    if (op == "+") return *l + *r;
+    if (op == "-") return *l - *r;
+    if (op == "*") return *l * *r;
+    if (op == "/" && *r != 0) return *l / *r;
+    if (op == "<<" && *r < 64) return *l << *r;
+    why = "cannot evaluate '" + collapse(c.text(n)) + "'";
+    return std::nullopt;
+  }
+  why = "cannot evaluate '" + collapse(c.text(n)) + "'";
+  return std::nullopt;
+}
+
+std::string Evaluator::literalContent(const Ctx& c, TSNode lit) {
+  std::string out;
+  for (TSNode k : namedChildren(lit)) {
+    std::string_view t = type(k);
+    if (t == "string_content" || t == "escape_sequence" || t == "raw_string_content") out += c.text(k);
+  }
+  return out;
+}
+
+std::optional<std::string> Evaluator::str(TSNode n, const Site& site, int depth) const {
+  if (isNull(n) || depth > kMaxEvalDepth) return std::nullopt;
+  n = substitute(n);
+  std::string_view t = type(n);
+  if (t == "string_literal" || t == "raw_string_literal") return literalContent(c, n);
+  if (t == "concatenated_string") {
+    std::string out;
+    for (TSNode k : items(n)) {
+      auto s = str(k, site, depth + 1);
+      if (!s) return std::nullopt;
+      out += *s;
+    }
+    return out;
+  }
+  if (t == "parenthesized_expression") {
+    auto k = items(n);
+    if (k.size() == 1) return str(k[0], site, depth + 1);
+    return std::nullopt;
+  }
+  if (t == "identifier" || t == "qualified_identifier") {
+    const Constant* k = lookup(c, c.text(n), site);
+    if (!k) return std::nullopt;
+    Evaluator plain{c, nullptr};
+    return plain.str(k->value, k->site, depth + 1);
+  }
+  if (t == "call_expression" || t == "compound_literal_expression") {
+    // std::string("x"), std::string_view{GLOBAL}, std::string(K)
+    TSNode fn = field(n, t == "call_expression" ? "function" : "type");
+    auto args = items(field(n, t == "call_expression" ? "arguments" : "value"));
+    if (c.text(fn).find("string") != std::string_view::npos && args.size() == 1) return str(args[0], site, depth + 1);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace impact::cpp

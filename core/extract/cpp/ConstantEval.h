@@ -1,0 +1,36 @@
+// Constant lookup and evaluation in C++ source: the integers (sizes, offsets) and strings (kinds,
+// names, symbol strings) an expression stands for, through named constants, sizeof, casts and
+// the loop bindings of the lambda idiom.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "extract/cpp/Context.h"
+
+namespace impact::cpp {
+
+// The constant a (possibly qualified) name written at `site` refers to, or null.
+const Constant* lookup(const Ctx& c, std::string_view written, const Site& site);
+std::optional<uint64_t> parseInteger(std::string_view s);
+// "const std::int32_t" -> "int32_t"
+std::string normaliseTypeName(std::string_view s);
+// Size in bytes of a scalar or pointer type name; nullopt when unknown.
+std::optional<uint64_t> sizeOfTypeName(std::string_view written);
+bool isIntegralTypeName(std::string_view written);
+
+struct Evaluator {
+  const Ctx& c;
+  // Substitutions for the lambda idiom: a loop variable bound to one literal of its range list.
+  const std::map<std::string, TSNode>* env = nullptr;
+
+  TSNode substitute(TSNode n) const;
+  std::optional<uint64_t> integer(TSNode n, const Site& site, int depth, std::string& why) const;
+  static std::string literalContent(const Ctx& c, TSNode lit);
+  std::optional<std::string> str(TSNode n, const Site& site, int depth) const;
+};
+
+}  // namespace impact::cpp

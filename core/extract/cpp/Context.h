@@ -1,0 +1,96 @@
+// What every C++ extractor shares: small null-safe node helpers, the scopes and functions of a
+// file by byte range, its named constants, and the KernelArgument-typed variables and elements
+// (the first pass, collect()).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/Facts.h"
+#include "parse/Syntax.h"
+
+namespace impact::cpp {
+
+constexpr int kMaxEvalDepth = 48;      // constant chains, nested casts, parentheses
+constexpr int kMaxStmtDepth = 256;     // statement nesting followed by the lambda-idiom walk
+constexpr int kMaxAscend = 8;          // nested braces between a list and its position
+constexpr size_t kMaxUnroll = 4096;    // calls emitted per lambda (loops over literal lists)
+
+// Small node helpers (null-safe: tree-sitter's C API dereferences null nodes).
+bool isNull(TSNode n);
+std::vector<TSNode> items(TSNode n);  // named children that are not comments
+TSNode parentOf(TSNode n);
+bool sameNode(TSNode a, TSNode b);
+std::string trim(std::string_view s);
+std::string collapse(std::string_view s);  // whitespace runs collapsed to one space, trimmed
+std::string noSpace(std::string_view s);
+bool mentionsKernelArgument(std::string_view s);
+std::string lastComponent(std::string_view s);  // last `::` component of a qualified name
+TSNode innermostIdentifier(TSNode n);           // the identifier a declarator declares
+bool hasConstQualifier(const SyntaxTree& tree, TSNode decl);
+
+// Scopes and functions, by byte range.
+struct Span {
+  uint32_t start = 0, end = 0;
+  bool contains(TSNode n) const { return ts_node_start_byte(n) >= start && ts_node_end_byte(n) <= end; }
+};
+
+struct Scope {
+  Span span;
+  std::string name;  // namespace or class name ("" for an anonymous namespace)
+};
+
+struct Function {
+  Span span;
+  TSNode node;
+};
+
+// Where a name is used: the namespaces/classes around it and the function it is in.
+struct Site {
+  std::vector<std::string> scope;
+  int function = -1;  // index into Ctx::functions, -1 at namespace scope
+};
+
+struct Constant {
+  Site site;
+  std::string qualified;  // "a::b::NAME" (scope components joined)
+  TSNode value;
+  TSNode id{};            // the declared identifier
+};
+
+struct Ctx {
+  const SyntaxTree& tree;
+  std::vector<Scope> scopes;
+  std::vector<Function> functions;
+  std::unordered_map<std::string, std::vector<Constant>> constants;  // by unqualified name
+  std::set<std::string> kaVariables;       // names declared with a KernelArgument-mentioning type
+  std::set<std::pair<uint32_t, uint32_t>> kaElements;  // byte ranges of KernelArgument{...}
+
+  explicit Ctx(const SyntaxTree& t) : tree(t) {}
+
+  std::string_view text(TSNode n) const { return tree.text(n); }
+  int functionOf(TSNode n) const;
+  Site siteOf(TSNode n) const;
+  bool isKaElement(TSNode n) const {
+    return is(n, "compound_literal_expression") &&
+           kaElements.count({ts_node_start_byte(n), ts_node_end_byte(n)}) > 0;
+  }
+};
+
+// Pass 1: scopes, functions, KernelArgument-typed variables, KernelArgument{...} elements,
+// constants.
+void collect(Ctx& c);
+
+// Function names.
+TSNode functionDeclarator(TSNode def);
+std::string functionName(const Ctx& c, TSNode def);       // "Class::method", "Suite.Test" for gtest
+std::string_view functionHead(const Ctx& c, TSNode def);  // the text before the body
+std::string declaredName(const Ctx& c, TSNode declarator);
+std::string calleeName(const Ctx& c, TSNode call);
+
+}  // namespace impact::cpp

@@ -1,0 +1,81 @@
+#include "extract/cpp/LaunchCalls.h"
+
+#include <memory>
+
+#include "extract/cpp/ArgumentKinds.h"
+#include "queries/cpp_launch_call.h"
+
+namespace impact::cpp {
+namespace {
+
+// A function whose parameters end in a pack (`Args... args`): a forwarding wrapper.
+bool takesParameterPack(const Ctx& c, TSNode def) {
+  TSNode fd = functionDeclarator(def);
+  for (TSNode p : items(field(fd, "parameters")))
+    if (is(p, "variadic_parameter_declaration") || c.text(p).find("...") != std::string_view::npos) return true;
+  return false;
+}
+
+// "Class::method" for a method defined inside its class; the name as written otherwise.
+std::string qualifiedName(const Ctx& c, TSNode def) {
+  std::string name = functionName(c, def);
+  if (name.find("::") != std::string::npos || name.find('.') != std::string::npos) return name;
+  TSNode p = ts_node_parent(def);
+  for (int i = 0; i < 4 && !isNull(p); ++i, p = ts_node_parent(p)) {
+    if (is(p, "class_specifier") || is(p, "struct_specifier")) {
+      std::string cls = noSpace(c.text(field(p, "name")));
+      return cls.empty() ? name : cls + "::" + name;
+    }
+  }
+  return name;
+}
+
+}  // namespace
+
+void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
+  static const Query q(Lang::Cpp, queries::cpp_launch_call);
+  std::unique_ptr<DeclaredTypes> types;  // built on the first launch call of the file
+  for (const auto& m : q.matches(c.tree.root())) {
+    TSNode method = m.get("method"), args = m.get("args"), call = m.get("call");
+    if (isNull(method) || isNull(args) || isNull(call)) continue;
+    if (c.text(method) != "launch") continue;
+    auto a = items(args);
+    if (a.size() < 2) continue;
+    bool forwarding = false;
+    for (TSNode x : a) forwarding = forwarding || is(x, "parameter_pack_expansion");
+    if (forwarding) continue;  // launch(stream, args...) inside a variadic wrapper
+    int f = c.functionOf(call);
+    CppArgList l;
+    l.form = CppArgList::Form::Launch;
+    l.range = rangeOf(call);
+    if (f >= 0) {
+      TSNode def = c.functions[f].node;
+      if (takesParameterPack(c, def)) continue;  // a forwarding wrapper, whatever its name
+      l.symbol = qualifiedName(c, def);
+      l.fingerprint = codeFingerprint(c.tree, def);
+    } else {
+      l.fingerprint = codeFingerprint(c.tree, call);
+    }
+    if (!types) types = std::make_unique<DeclaredTypes>(c);
+    types->prepare(f);
+    for (size_t i = 1; i < a.size(); ++i) {  // a[0] is the stream
+      KernelArg k;
+      k.name = collapse(c.text(a[i]));
+      k.range = rangeOf(a[i]);
+      InferredKind kind = types->infer(a[i], f);
+      k.typeText = kind.typeText;
+      if (kind.known()) {
+        k.kind = kind.kind;
+        k.size = kind.size;
+      } else {
+        k.resolved = false;
+        k.unresolvedReason = kind.why;
+      }
+      l.args.push_back(std::move(k));
+    }
+    l.named = true;
+    out.push_back(std::move(l));
+  }
+}
+
+}  // namespace impact::cpp

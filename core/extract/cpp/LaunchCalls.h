@@ -1,0 +1,16 @@
+// Launch calls: `kernel.launch(stream, a, b, ...)`; argument order is the ABI. Read wherever
+// they sit, the dispatch handler's own method named `launch` included; only a real forwarding
+// wrapper (a function taking a parameter pack, or a call passing `args...`) is skipped. The
+// first argument is the stream, not a kernel argument; each other argument's kind and size
+// come from ArgumentKinds (unresolved, with the reason, when the file does not state them).
+#pragma once
+
+#include <vector>
+
+#include "extract/cpp/Context.h"
+
+namespace impact::cpp {
+
+void extractLaunches(const Ctx& c, std::vector<CppArgList>& out);
+
+}  // namespace impact::cpp

@@ -1,0 +1,86 @@
+#include "extract/cpp/SymbolsAndKmdReads.h"
+
+#include <algorithm>
+
+#include "extract/cpp/ConstantEval.h"
+
+namespace impact::cpp {
+
+static bool isMetadataRead(std::string_view method) {
+  // getIntMetadata, getStringMetadata (and other get*Metadata); tryGetMetadata is "may be absent".
+  return method.starts_with("get") && method.ends_with("Metadata") && method.size() > 11;
+}
+
+// The *_FIELD constant (or any identifier) an argument reads through.
+static std::string fieldConstantIn(const Ctx& c, TSNode arg) {
+  std::string found, any;
+  walk(arg, [&](TSNode n) {
+    if (!found.empty()) return false;
+    if (is(n, "identifier") || is(n, "qualified_identifier")) {
+      std::string t = lastComponent(c.text(n));
+      if (t.ends_with("_FIELD")) found = noSpace(c.text(n));
+      else if (any.empty() && c.constants.count(t)) any = noSpace(c.text(n));
+      return false;
+    }
+    return true;
+  });
+  return found.empty() ? any : found;
+}
+
+void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
+  // String constants, in source order.
+  std::vector<const Constant*> all;
+  for (const auto& [name, ks] : c.constants)
+    for (const Constant& k : ks) all.push_back(&k);
+  std::sort(all.begin(), all.end(), [](const Constant* a, const Constant* b) {
+    return ts_node_start_byte(a->value) < ts_node_start_byte(b->value);
+  });
+  Evaluator ev{c, nullptr};
+  for (const Constant* k : all) {
+    if (k->site.function >= 0) continue;  // a local, not a registered symbol
+    auto v = ev.str(k->value, k->site, 0);
+    if (!v) continue;
+    CppStringConstant s;
+    s.name = isNull(k->id) ? lastComponent(k->qualified) : noSpace(c.text(k->id));
+    s.qualified = k->qualified;
+    s.value = *v;
+    SourceRange r = rangeOf(isNull(k->id) ? k->value : k->id);
+    s.line = r.line;
+    s.col = r.col;
+    out.constants.push_back(std::move(s));
+  }
+  // KMD reads and includes.
+  walk(c.tree.root(), [&](TSNode n) {
+    if (is(n, "preproc_include")) {
+      TSNode p = field(n, "path");
+      std::string_view t = c.text(p);
+      if (t.size() >= 2) out.includes.emplace_back(t.substr(1, t.size() - 2));
+      return false;
+    }
+    if (!is(n, "call_expression")) return true;
+    TSNode fn = field(n, "function");
+    std::string method;
+    if (is(fn, "field_expression")) method = std::string(c.text(field(fn, "field")));
+    else if (is(fn, "identifier") || is(fn, "qualified_identifier")) method = lastComponent(c.text(fn));
+    if (!isMetadataRead(method)) return true;
+    auto args = items(field(n, "arguments"));
+    if (args.empty()) return true;
+    Site site = c.siteOf(n);
+    CppKmdRead r;
+    r.method = method;
+    r.constant = fieldConstantIn(c, args[0]);
+    auto v = ev.str(args[0], site, 0);
+    if (!v && !r.constant.empty()) {
+      if (const Constant* k = lookup(c, r.constant, site)) v = ev.str(k->value, k->site, 0);
+    }
+    if (!v) return true;  // a field name computed at run time: nothing to compare
+    r.field = *v;
+    SourceRange rg = rangeOf(n);
+    r.line = rg.line;
+    r.col = rg.col;
+    out.kmdReads.push_back(std::move(r));
+    return true;
+  });
+}
+
+}  // namespace impact::cpp

@@ -1,0 +1,84 @@
+// Early returns: `return other(spec)` before the first b.param adds other's lists (same module,
+// cycle-safe) or records it as unresolved.
+#include "extract/python/BuilderExtractor.h"
+
+#include <algorithm>
+
+#include "extract/python/Literals.h"
+
+namespace impact::pyextract {
+
+long BuilderExtractor::lookup(const Fn& from, TSNode callee) {
+  std::string want;
+  if (is(callee, "identifier")) want = text(callee);
+  else if (is(callee, "attribute")) {
+    TSNode obj = field(callee, "object");
+    std::string o = text(obj), attr = text(field(callee, "attribute"));
+    if (!from.cls.empty() && (o == "self" || o == "cls")) want = from.cls + "." + attr;
+    else if (is(obj, "identifier")) {
+      // Class.method of a class in this module
+      bool isClass = false;
+      for (const Fn& f : fns_)
+        if (f.cls == o) { isClass = true; break; }
+      if (isClass) want = o + "." + attr;
+    }
+  }
+  if (want.empty()) return -1;
+  long found = -1;
+  for (size_t j = 0; j < fns_.size(); ++j)
+    if (fns_[j].name == want) found = static_cast<long>(j);  // the last definition wins
+  return found;
+}
+
+BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
+  BuilderInfo& bi = info_[i];
+  if (bi.state != BuilderInfo::New) return bi;
+  bi.state = BuilderInfo::Busy;
+  const Fn& fn = fns_[i];
+  const FnFacts& f = facts_[i];
+  std::vector<PyAbi> abis;
+  std::vector<std::string> unresolved;
+  uint64_t fp = codeFingerprint(t_, fn.def);
+  if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params});
+  bool anyTarget = false;
+  for (const ReturnTarget& r : f.returns) {
+    long j = depth < 64 ? lookup(fn, r.callee) : -1;
+    if (j >= 0) {
+      if (info_[j].state == BuilderInfo::Busy) continue;  // a cycle
+      BuilderInfo& tb = builder(static_cast<size_t>(j), depth + 1);
+      if (!tb.isBuilder) continue;
+      anyTarget = true;
+      for (const PyAbi& a : tb.abis) {
+        PyAbi c = a;
+        if (!r.guard.empty()) c.guard = a.guard.empty() ? r.guard : r.guard + " and " + a.guard;
+        abis.push_back(std::move(c));
+      }
+      for (const std::string& u : tb.unresolved)
+        if (std::find(unresolved.begin(), unresolved.end(), u) == unresolved.end()) unresolved.push_back(u);
+      uint64_t tfp = tb.fingerprint;
+      fp = fnv1a(std::string_view(reinterpret_cast<const char*>(&tfp), sizeof tfp), fp);
+      continue;
+    }
+    // Not a function of this module: a builder elsewhere, unless it is a builtin or a method
+    // of the builder objects (b.build(), sig.build()).
+    std::string term = is(r.callee, "identifier") ? text(r.callee) : text(field(r.callee, "attribute"));
+    if (is(r.callee, "identifier") && isBuiltinCall(term)) continue;
+    Use ru{ts_node_start_byte(r.ret), &r.path};
+    Value cv = resolver_.expr(r.callee, *scopes_[i], ru, Loops{}, 0);
+    if (cv.k == VK::PtrCtor || cv.k == VK::IRBuilderCtor || cv.k == VK::SigCtor) continue;
+    if (is(r.callee, "attribute")) {
+      Value recv = resolver_.expr(field(r.callee, "object"), *scopes_[i], ru, Loops{}, 0);
+      if (recv.k == VK::IRBuilder || recv.k == VK::Sig) continue;
+    }
+    std::string name = clip(text(r.callee), 120);
+    if (std::find(unresolved.begin(), unresolved.end(), name) == unresolved.end()) unresolved.push_back(name);
+  }
+  bi.isBuilder = f.hasParams || anyTarget;
+  bi.abis = std::move(abis);
+  bi.unresolved = std::move(unresolved);
+  bi.fingerprint = fp;
+  bi.state = BuilderInfo::Done;
+  return bi;
+}
+
+}  // namespace impact::pyextract

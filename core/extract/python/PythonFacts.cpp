@@ -1,0 +1,29 @@
+// The Python extractor's entry: the builders of a module and its module facts.
+#include "extract/PythonFacts.h"
+
+#include <iterator>
+
+#include "extract/python/BuilderExtractor.h"
+#include "extract/python/ModuleSymbols.h"
+
+namespace impact {
+
+void extractPython(const SyntaxTree& tree, FileFacts& out) {
+  try {
+    pyextract::BuilderExtractor m(tree);
+    std::vector<PyBuilder> found;
+    std::vector<CppArgList> copies;
+    m.run(found, copies);
+    out.builders.insert(out.builders.end(), std::make_move_iterator(found.begin()),
+                        std::make_move_iterator(found.end()));
+    out.lists.insert(out.lists.end(), std::make_move_iterator(copies.begin()), std::make_move_iterator(copies.end()));
+  } catch (...) {
+    // Extraction must never throw: keep whatever was appended before the failure.
+  }
+  try {
+    pyextract::extractModuleSymbols(tree, out.module);
+  } catch (...) {
+  }
+}
+
+}  // namespace impact

@@ -1,0 +1,18 @@
+# Writes the driver's sources as string constants (raw strings split into chunks: compilers cap
+# the length of one literal).
+function(_chunks var text)
+  string(LENGTH "${text}" n)
+  set(out "")
+  set(i 0)
+  while(i LESS n)
+    string(SUBSTRING "${text}" ${i} 8000 piece)
+    string(APPEND out "R\"drv(${piece})drv\"\n")
+    math(EXPR i "${i} + 8000")
+  endwhile()
+  set(${var} "${out}" PARENT_SCOPE)
+endfunction()
+file(READ "${DRIVER}" driver)
+file(READ "${PROBE}" probe)
+_chunks(d "${driver}")
+_chunks(p "${probe}")
+file(WRITE "${OUT}" "// Generated from emitter/driver/*.py; edit those.\n#pragma once\nnamespace impact::emitter::driver_sources {\ninline constexpr const char* kDriver =\n${d};\ninline constexpr const char* kProbe =\n${p};\n}\n")

@@ -1,0 +1,222 @@
+"""impactd's emitter driver: builds and lowers one family of shipped rocKE variants on the CPU.
+
+Run by `impact emit` as `python3 -s -S -B impact_emit_driver.py` with a JSON request on stdin; writes
+one JSON answer on stdout. Standard library only. The analysed tree's import roots are the only
+repository entries on sys.path; anything the tree's own code prints goes to stderr.
+
+Requests:
+  {"mode": "flavors", "import_roots": [...]}
+      -> {"ladder": ["llvm23", "llvm22"], "source": "rocke.core.lower_llvm"}  (newest first)
+  {"mode": "build", "import_roots": [...], "flavor": "llvm23",
+   "family": {"source": "kernels/gfx950/x.py", "builder": "build_x"},
+   "variants": [{"name": ..., "arch": "gfx950", "spec": {...}}], "probe": false}
+      -> {"variants": [{"name": ..., "kernels": [...]} | {"name": ..., "error": "..."}],
+          "error": "..." (the family could not be set up), "probe": {...} (pack-time tables)}
+"""
+
+import dataclasses
+import hashlib
+import importlib
+import json
+import os
+import sys
+import threading
+import traceback
+import typing
+
+DRIVER_VERSION = "1"
+
+_SIZES = {"i1": 1, "i8": 1, "u8": 1, "fp8e4m3": 1, "bf8e5m2": 1, "i16": 2, "f16": 2, "bf16": 2,
+          "i32": 4, "u32": 4, "f32": 4, "i64": 8, "u64": 8, "f64": 8}
+
+
+def _short_error(exc):
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    return text.splitlines()[-1] if text else type(exc).__name__
+
+
+def _module_of(source):
+    """"kernels/gfx950/attention_dense.py" -> "kernels.gfx950.attention_dense"."""
+    path = source[:-3] if source.endswith(".py") else source
+    return ".".join(p for p in path.split("/") if p)
+
+
+def _type_name(t):
+    name = getattr(t, "name", None)
+    return name if isinstance(name, str) else repr(t)
+
+
+def _arg_record(param):
+    t = getattr(param, "type", None)
+    name = _type_name(t)
+    if hasattr(t, "pointee") or name.startswith("ptr<"):
+        kind, size = "global_buffer", 8
+    else:
+        kind, size = "by_value", _SIZES.get(name, 0)
+        count = getattr(t, "count", None)
+        elem = getattr(t, "elem", None)
+        if isinstance(count, int) and elem is not None:
+            size = _SIZES.get(_type_name(elem), 0) * count
+    return {"name": str(getattr(param, "name", "")), "kind": kind, "size": size, "type": name}
+
+
+def build_spec(cls, data, where="spec"):
+    """Builds a spec dataclass from a dict, recursively; refuses unknown keys (as the packer does)."""
+    if not dataclasses.is_dataclass(cls):
+        return data
+    if not isinstance(data, dict):
+        raise TypeError(f"{where}: expected an object for {cls.__name__}")
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - a hint that does not resolve: take the values as they are
+        hints = {}
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise TypeError(f"{where}: {cls.__name__} has no field {', '.join(unknown)}")
+    kwargs = {}
+    for key, value in data.items():
+        hint = hints.get(key)
+        if dataclasses.is_dataclass(hint) and isinstance(value, dict):
+            value = build_spec(hint, value, f"{where}.{key}")
+        kwargs[key] = value
+    return cls(**kwargs)
+
+
+def _kernels_of(result):
+    if hasattr(result, "params") and hasattr(result, "name"):
+        return [result]
+    if hasattr(result, "kernels"):
+        return list(result.kernels)
+    if isinstance(result, (list, tuple)):
+        out = []
+        for item in result:
+            out.extend(_kernels_of(item))
+        return out
+    raise TypeError(f"builder returned {type(result).__name__}, not a kernel")
+
+
+def _lookup(module_name, attr):
+    try:
+        module = importlib.import_module(module_name)
+    except Exception:  # noqa: BLE001 - private names move between revisions
+        return None
+    return getattr(module, attr, None)
+
+
+def _compile_inputs(kernel, arch):
+    isa = "unknown"
+    arch_target = _lookup("rocke.core.arch", "ArchTarget")
+    if arch_target is not None:
+        try:
+            isa = str(arch_target.from_gfx(arch).isa_triple)
+        except Exception:  # noqa: BLE001
+            isa = "unknown"
+    options = "unknown"
+    opts_fn = _lookup("rocke.helpers.compile", "_comgr_options_for_kernel")
+    if opts_fn is not None:
+        try:
+            options = [str(o) for o in opts_fn(kernel)]
+        except Exception:  # noqa: BLE001
+            options = "unknown"
+    fresh = "absent"
+    for name in ("COMPILE_IN_FRESH_PROCESS", "_COMPILE_IN_FRESH_PROCESS", "FRESH_PROCESS", "_FRESH_PROCESS"):
+        value = _lookup("rocke.helpers.compile", name)
+        if value is not None:
+            fresh = repr(value)
+            break
+    return {"isa": isa, "options": options, "fresh_process": fresh}
+
+
+def _lower(kernel, flavor, arch):
+    lower = importlib.import_module("rocke.core.lower_llvm").lower_kernel_to_llvm
+    ir = lower(kernel, llvm_flavor=flavor, arch=arch)
+    if not isinstance(ir, str):
+        raise TypeError("lower_kernel_to_llvm returned no text")
+    return ir
+
+
+def _build_variant(builder, spec_cls, variant, flavor):
+    arch = variant.get("arch") or "gfx950"
+    spec = build_spec(spec_cls, variant.get("spec") or {})
+    kernels = _kernels_of(builder(spec, arch=arch))
+    out = []
+    for k in kernels:
+        ir = _lower(k, flavor, arch)
+        out.append({"name": str(k.name), "args": [_arg_record(p) for p in k.params],
+                    "ir_sha256": hashlib.sha256(ir.encode("utf-8")).hexdigest(),
+                    "compile": _compile_inputs(k, arch)})
+    return out
+
+
+def _spec_class(builder):
+    import inspect
+    params = list(inspect.signature(builder).parameters)
+    if not params:
+        raise TypeError(f"{builder.__name__} takes no spec")
+    hints = typing.get_type_hints(builder)
+    if params[0] not in hints:
+        raise TypeError(f"{builder.__name__}'s first parameter has no type hint")
+    return hints[params[0]]
+
+
+def do_build(req):
+    family = req["family"]
+    answer = {"variants": []}
+    try:
+        module = importlib.import_module(_module_of(family["source"]))
+        builder = getattr(module, family["builder"])
+        spec_cls = _spec_class(builder)
+    except Exception as exc:  # noqa: BLE001 - the family cannot be set up
+        answer["error"] = _short_error(exc)
+        return answer
+    for variant in req.get("variants", []):
+        rec = {"name": variant.get("name", "")}
+        try:
+            rec["kernels"] = _build_variant(builder, spec_cls, variant, req["flavor"])
+        except Exception as exc:  # noqa: BLE001 - one variant's failure is recorded, not fatal
+            rec["error"] = _short_error(exc)
+        answer["variants"].append(rec)
+    if req.get("probe"):
+        from impact_emit_probe import probe_family  # noqa: E402 - beside this file
+        answer["probe"] = probe_family(module, builder, spec_cls, family, req.get("variants", []),
+                                       float(req.get("probe_budget", 20.0)), build_spec)
+    return answer
+
+
+def do_flavors(req):
+    for name in ("rocke.core.llvm_profile", "rocke.core.lower_llvm"):
+        ladder = _lookup(name, "_ROCM_FLAVOR_LADDER")
+        if ladder is not None:
+            flavors = []
+            for row in ladder:
+                flavor = row[-1] if isinstance(row, (tuple, list)) else row
+                if isinstance(flavor, str) and flavor not in flavors:
+                    flavors.append(flavor)
+            return {"ladder": flavors, "source": name}
+    return {"ladder": [], "error": "no _ROCM_FLAVOR_LADDER in rocke.core.llvm_profile or rocke.core.lower_llvm"}
+
+
+def main():
+    req = json.loads(sys.stdin.read())
+    here = os.path.dirname(os.path.abspath(__file__))
+    roots = [r for r in req.get("import_roots", []) if isinstance(r, str)]
+    sys.path[:] = roots + [p for p in sys.path if p and "-packages" not in p and p != here and p != os.getcwd()] + [here]
+    result_fd = os.dup(1)
+    os.dup2(2, 1)  # the tree's own prints go to stderr; the answer goes to the saved stdout
+    mode = req.get("mode")
+    try:
+        answer = do_flavors(req) if mode == "flavors" else do_build(req)
+    except Exception as exc:  # noqa: BLE001
+        answer = {"error": _short_error(exc)}
+    answer["driver_version"] = DRIVER_VERSION
+    with os.fdopen(result_fd, "w", encoding="utf-8") as out:
+        json.dump(answer, out, sort_keys=True)
+        out.write("\n")
+    sys.stdout.flush()
+    os._exit(0)  # probe threads that never returned must not keep the process alive
+
+
+if __name__ == "__main__":
+    threading.current_thread().name = "impact-emit-driver"
+    main()

@@ -1,0 +1,36 @@
+// `impact emit`: builds every shipped rocKE variant at the merge base and at the head on the CPU
+// (SPEC R4) and returns the emit document. Families run in parallel, each (family, revision) in
+// its own sandboxed child with a budget; results are cached per family (cache/FamilyCache.h).
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "emit/EmitDocument.h"
+
+namespace impact::emitter {
+
+struct EmitOptions {
+  std::string repo = ".";
+  std::string base, head;     // head "" = the working tree
+  std::string config;         // layout configuration (as impact report --config)
+  std::string cacheDir;       // "" = $IMPACT_CACHE_DIR, else $XDG_CACHE_HOME/impactd, else ~/.cache/impactd
+  int jobs = 0;               // 0 = the core count
+  double familyBudget = 300;  // seconds per family and revision
+  double runBudget = 3600;    // seconds for the whole run
+  bool progress = false;      // a progress line on stderr
+  bool probe = true;          // pack-time predicate tables (R5)
+};
+
+struct EmitStats {
+  size_t families = 0, variants = 0, built = 0, cached = 0;
+  size_t shared = 0;  // family sides equal to the other revision's (same cache key): built once
+};
+
+// Errors: the same as impact report (not a repository, unknown revision, ...), no python3, a
+// cache folder that cannot be written.
+absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* stats = nullptr);
+
+std::string defaultCacheDir();
+
+}  // namespace impact::emitter

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The real-editor test of the VS Code extension: packages editors/vscode into a .vsix, installs it
+# into a fresh code-server (the real VS Code, as a web server; scripts/install-code-server.sh),
+# opens a fresh example repository (tests/clients/make-fixture.sh, the demo's repository) and
+# drives the page in Debian's chromium as a person would (real-vscode-test.js).
+#
+#   tests/vscode/real-vscode-test.sh IMPACTD OUTDIR
+#
+# OUTDIR receives a screenshot of each step when a check fails, and the extension's logs.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+impactd="$(realpath "${1:?usage: real-vscode-test.sh IMPACTD OUTDIR}")"
+out="${2:?usage: real-vscode-test.sh IMPACTD OUTDIR}"
+
+if ! install="$("$root/scripts/install-code-server.sh" --where)"; then
+  echo "real-vscode-test: code-server is not installed in $install; run scripts/setup.sh" >&2
+  exit 1
+fi
+chromium="${IMPACT_CHROMIUM:-$(command -v chromium || true)}"
+[ -n "$chromium" ] || { echo "real-vscode-test: chromium is not installed; run scripts/setup.sh" >&2; exit 1; }
+
+rm -rf "$out"
+mkdir -p "$out"
+out="$(realpath "$out")"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/impactd-vscode.XXXXXX")"
+pgid=""
+cleanup() {
+  # The extension host, the file watcher and impactd outlive a kill of code-server alone.
+  if [ -n "$pgid" ]; then
+    kill -TERM -- "-$pgid" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      kill -0 -- "-$pgid" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -KILL -- "-$pgid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# code-server writes its config, logs and caches under XDG_*: keep them in the temp folder.
+export XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" XDG_CACHE_HOME="$tmp/xdg/cache"
+data="$tmp/user-data"
+extensions="$tmp/extensions"
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$data/User" "$extensions"
+
+# 1. The extension, packaged as a user would.
+(
+  cd "$root/editors/vscode"
+  [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  npm run --silent package -- --out "$tmp/impactd.vsix" >"$tmp/package.log" 2>&1 \
+    || { cat "$tmp/package.log" >&2; exit 1; }
+)
+
+# 2. The example repository the demo builds: main, and a feature branch whose builder and pack
+#    gain sliding-window arguments while the test pin is left behind.
+repo="$tmp/example-repo"
+bash "$root/tests/clients/make-fixture.sh" "$repo"
+
+# 3. A fresh user: the server's path, no welcome page, no auto-save (the quick fix must clear
+#    the diagnostic without a save).
+cat >"$data/User/settings.json" <<EOF
+{
+  "impactd.path": "$impactd",
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "workbench.editor.enablePreview": false,
+  "files.autoSave": "off",
+  "workbench.tree.enableStickyScroll": false,
+  "editor.hover.delay": 200,
+  "editor.lightbulb.enabled": "on",
+  "extensions.ignoreRecommendations": true,
+  "telemetry.telemetryLevel": "off",
+  "security.workspace.trust.enabled": false,
+  "git.enabled": false
+}
+EOF
+code_server="$install/node_modules/.bin/code-server"
+"$code_server" --user-data-dir "$data" --extensions-dir "$extensions" \
+  --install-extension "$tmp/impactd.vsix" >"$tmp/install.log" 2>&1 \
+  || { cat "$tmp/install.log" >&2; exit 1; }
+
+# 4. code-server on a free port of 127.0.0.1, in its own session and process group. The group's
+#    leader watches this script: were it killed outright (no trap runs), the group still goes.
+port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close();})')"
+setsid bash -c '
+  test_pid=$1; shift
+  "$@" &
+  while kill -0 "$test_pid" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
+  kill -TERM 0' watchdog "$$" \
+  "$code_server" --user-data-dir "$data" --extensions-dir "$extensions" --auth none \
+  --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+  --disable-workspace-trust "$repo" \
+  >"$out/code-server.log" 2>&1 </dev/null &
+pgid=$!  # setsid from a non-interactive shell execs in place: its pid leads the new group
+
+status=0
+NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" \
+  --url "http://127.0.0.1:$port/?folder=$repo" --repo "$repo" --user-data "$data" \
+  --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
+if [ "$status" -ne 0 ]; then
+  # What the extension said: its output channel and the extension host's log.
+  find "$data/logs" -name '*impactd*.log' -o -name '*exthost*.log' 2>/dev/null | while read -r log; do
+    cp "$log" "$out/" 2>/dev/null || true
+    echo "---- $(basename "$log") (last 40 lines)"
+    tail -n 40 "$log"
+  done
+  echo "real-vscode-test: screenshots and logs in $out"
+fi
+exit "$status"
