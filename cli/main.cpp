@@ -6,8 +6,13 @@
 
 #include "EmitCommand.h"
 #include "analysis/Analysis.h"
+#include "cache/DiskCache.h"
+#include "cli/Terminal.h"
 #include "report/FactsJson.h"
+#include "model/Version.h"
 #include "report/Render.h"
+#include "report/GithubAnnotations.h"
+#include "report/Sarif.h"
 
 #include <fstream>
 #include <sstream>
@@ -15,8 +20,9 @@
 namespace {
 
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
-                     [--format text|json] [--fail-on breaks|needs-device]
+                     [--format text|json|sarif|github] [--fail-on breaks|needs-device]
                      [--generic-targets PATH] [--config FILE] [--emit FILE|auto]
+                     [--cache DIR | --no-cache] [--stats]
        impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]  (impact emit --help)
        impact facts FILE [--as PATH]
        impact --help | --version
@@ -34,8 +40,10 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       a file that conflicts are dropped and one merge-conflict row names the
                       conflicted files. A working-tree head merges HEAD's commit with the
                       uncommitted changes merged in too
-  --format text|json  text (default): one line per row, then the rollup; json: see
-                      docs/report-json.md
+  --format text|json|sarif|github
+                      text (default): one line per row, then the rollup; json: see
+                      docs/report-json.md; sarif: SARIF 2.1.0 for code scanning; github:
+                      GitHub Actions workflow commands that annotate the diff (docs/ci.md)
   --generic-targets PATH
                       the generic-target table (JSON: generic name -> member archs; the file
                       name ends in generic_targets.json), repository-relative; default:
@@ -49,6 +57,12 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
                       and compile inputs at both revisions (docs/emitter.md); refused (exit 3)
                       when made for other trees, of another schema, or malformed. auto: run
                       the emitter first when a shipped Python module changed in code
+  --cache DIR         where extracted facts persist between runs (shared with impactd and
+                      other impact processes); default: $XDG_CACHE_HOME/impactd, else
+                      ~/.cache/impactd. Bounded (1 GiB, least recently used out first)
+  --no-cache          extract every file, read and write no cache
+  --stats             print to stderr how many files were extracted and how many came from
+                      the cache
   --fail-on WHAT      exit 1 when the verdict is BREAKS (breaks), or BREAKS or NEEDS-DEVICE
                       (needs-device)
 
@@ -87,8 +101,9 @@ Exit: 0 the analysis ran; 1 --fail-on matched; 2 usage error; 3 the analysis cou
 (not a git repository, unknown revision, no merge base, unreadable object).
 )HELP";
 
+// A usage error: one line naming it, and where the help is (as git and clang do).
 int usage(const std::string& msg) {
-  std::fprintf(stderr, "impact: %s\n\n%s", msg.c_str(), kUsage);
+  std::fprintf(stderr, "impact: %s\ntry 'impact --help'\n", msg.c_str());
   return 2;
 }
 
@@ -102,7 +117,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args[0] == "--version") {
-    std::puts("impact 0.1.0");
+    std::printf("%s %s\n", impact::kToolName, impact::kToolVersion);
     return 0;
   }
   if (args[0] == "facts") {
@@ -124,7 +139,8 @@ int main(int argc, char** argv) {
 
   impact::ReportRequest req;
   std::string format = "text", failOn, genericTargets, emitFile;
-  bool haveBase = false;
+  std::string cacheDir;
+  bool haveBase = false, noCache = false, stats = false;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -146,11 +162,15 @@ int main(int argc, char** argv) {
     else if (a == "--generic-targets") ok = value(genericTargets);
     else if (a == "--config") ok = value(req.config);
     else if (a == "--emit") ok = value(emitFile);
+    else if (a == "--cache") ok = value(cacheDir);
+    else if (a == "--no-cache") noCache = true;
+    else if (a == "--stats") stats = true;
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
   }
   if (!haveBase) return usage("--base REV is required");
-  if (format != "text" && format != "json") return usage("--format is text or json, not '" + format + "'");
+  if (format != "text" && format != "json" && format != "sarif" && format != "github")
+    return usage("--format is text, json, sarif or github, not '" + format + "'");
   if (!failOn.empty() && failOn != "breaks" && failOn != "needs-device")
     return usage("--fail-on is breaks or needs-device, not '" + failOn + "'");
 
@@ -165,6 +185,11 @@ int main(int argc, char** argv) {
     if (!req.emit) return 3;
   }
   impact::ExtractCache cache;
+  std::shared_ptr<impact::DiskCache> disk;
+  if (!noCache && !(cacheDir.empty() && (cacheDir = impact::DiskCache::defaultDir()).empty())) {
+    disk = std::make_shared<impact::DiskCache>(cacheDir);
+    cache.setStore(disk);
+  }
   auto report = impact::runReport(req, layout, cache);
   if (report.ok() && emitFile == "auto") {
     std::string note;
@@ -180,13 +205,23 @@ int main(int argc, char** argv) {
       report->notes.push_back(note);
     }
   }
+  if (disk && disk->stats().writes) disk->trim();
+  if (stats) {
+    std::string from = disk ? "from the cache " + disk->dir() : "(no cache)";
+    auto s = disk ? disk->stats() : impact::DiskCache::Stats{};
+    std::fprintf(stderr, "impact: facts of %zu files: %zu extracted, %zu %s; %zu written, %zu corrupt entries replaced\n",
+                 cache.size(), cache.extractions(), cache.fromStore(), from.c_str(), s.writes, s.corrupt);
+  }
   if (!report.ok()) {
     std::string msg(report.status().message());
     if (req.emit && msg.starts_with("the emit document")) msg = "refusing " + msg;
     std::fprintf(stderr, "impact: %s\n", msg.c_str());
     return 3;
   }
-  std::string out = format == "json" ? impact::renderJson(*report) : impact::renderText(*report);
+  std::string out = format == "json"    ? impact::renderJson(*report)
+                    : format == "sarif" ? impact::renderSarif(*report)
+                    : format == "github" ? impact::renderGithub(*report)
+                                        : impact::renderText(*report, impact::cli::textStyleForStdout());
   std::fwrite(out.data(), 1, out.size(), stdout);
   const std::string& v = report->rollup.verdict;
   if (failOn == "breaks" && v == "BREAKS") return 1;

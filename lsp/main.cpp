@@ -15,8 +15,9 @@ int main(int argc, char** argv) {
     }
     if (a == "--help" || a == "-h") {
       std::printf(
-          "usage: impactd [--stdio] [--log=error|info|verbose] [--git-poll-ms=N]\n"
+          "usage: impactd [--stdio] [--log=error|info|verbose] [--git-poll-ms=N] [--cache=DIR | --no-cache]\n"
           "Language server for the hipDNN kernel ingestor's hand-kept contracts (LSP over stdio).\n"
+          "--cache=DIR: the extraction cache shared with impact (default: $XDG_CACHE_HOME/impactd).\n"
           "Settings come from initializationOptions / workspace/didChangeConfiguration: {\"target\": REV}.\n");
       return 0;
     }
@@ -26,6 +27,8 @@ int main(int argc, char** argv) {
     else if (a == "--log=info") cfg.log = impact::lsp::ServerConfig::Log::Info;
     else if (a == "--log=verbose") cfg.log = impact::lsp::ServerConfig::Log::Verbose;
     else if (a == "--test-hooks") cfg.testHooks = true;  // for the transcript tests only
+    else if (a.rfind("--cache=", 0) == 0) cfg.cacheDir = a.substr(8);
+    else if (a == "--no-cache") cfg.noCache = true;
     else if (a.rfind("--git-poll-ms=", 0) == 0) cfg.gitPoll = std::chrono::milliseconds(std::atoi(a.c_str() + 14));
     else {
       std::fprintf(stderr, "impactd: unknown argument '%s' (try --help)\n", a.c_str());

@@ -4,5 +4,12 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/scripts/setup.sh" >/dev/null
 build="$here/${IMPACT_BUILD_DIR:-build}"
+# --ci [--scale=N]: impact report cold and warm (the extraction cache) against a floor of a
+# single-threaded parse of every surface file plus git diff --name-only (tests/bench/CiBench.cpp).
+if [ "${1:-}" = "--ci" ]; then
+  shift
+  cmake --build "$build" --target impact_ci_bench -j "$(nproc)" >/dev/null
+  exec "$build/bin/impact_ci_bench" "$@"
+fi
 cmake --build "$build" --target impact_bench -j "$(nproc)" >/dev/null
 "$build/bin/impact_bench" "$@"

@@ -36,6 +36,10 @@ fi
 if [ "$for_tests" = 1 ] && [ ! -d tests/clients/node_modules ]; then
   (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# Microsoft's SARIF validator, which the SARIF tests run on impact's --format sarif output.
+if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
+  (cd tests/sarif && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 
 # The VS Code extension's build tools (editors/vscode/package-lock.json): the editor test packages it.
 if [ "$for_tests" = 1 ] && [ ! -d editors/vscode/node_modules ]; then

@@ -37,9 +37,12 @@ json parseBounded(std::string_view content) {
 }  // namespace
 
 std::string descriptorType(std::string_view path) {
+  // Called on every path of a tree (classify): no allocation for the paths that are no descriptor.
+  if (!path.ends_with(".json")) return "";
   if (path.ends_with("generic_targets.json") || path.ends_with("generic-targets.json")) return "generic-targets";
-  for (const char* t : {"kdp", "ukd", "kmd", "ued", "umd", "udd", "uhd"})
-    if (path.ends_with(absl::StrCat(".", t, ".json"))) return t;
+  std::string_view stem = path.substr(0, path.size() - 5);
+  for (std::string_view t : {".kdp", ".ukd", ".kmd", ".ued", ".umd", ".udd", ".uhd"})
+    if (stem.ends_with(t)) return std::string(t.substr(1));
   return "";
 }
 

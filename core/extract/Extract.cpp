@@ -31,6 +31,14 @@ size_t invalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+// A git blob id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.
+bool isBlobId(std::string_view id) {
+  if (id.size() != 40 && id.size() != 64) return false;
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 bool isSourceFile(std::string_view path, std::initializer_list<const char*> exts) {
   for (const char* e : exts)
     if (path.ends_with(e)) return true;
@@ -128,8 +136,18 @@ std::shared_ptr<const FileFacts> ExtractCache::get(
     if (auto it = map_.find(key); it != map_.end()) return it->second;
   }
   std::shared_ptr<const FileFacts> facts;
+  const bool stored = store_ && isBlobId(contentId);
+  if (stored) {
+    if (auto f = store_->load(path, contentId)) {
+      auto p = std::make_shared<const FileFacts>(std::move(*f));
+      std::lock_guard<std::mutex> lock(mu_);
+      ++fromStore_;
+      return map_.emplace(std::move(key), std::move(p)).first->second;
+    }
+  }
   if (auto content = read(); content.ok()) {
     facts = std::make_shared<const FileFacts>(extractFile(path, *content));
+    if (stored) store_->store(path, contentId, *facts);
   } else {
     FileFacts f;
     f.path = path;

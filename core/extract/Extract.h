@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <optional>
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
@@ -29,6 +30,16 @@ class SyntaxTree;
 // incrementally). The tree's language must be the one classify(path) implies.
 FileFacts extractParsed(std::string_view path, const SyntaxTree& tree);
 
+// A store below the in-memory map that outlives the process (core/cache/DiskCache): facts by
+// (path, git blob id). Implementations are thread-safe and never fail the analysis: a store
+// that cannot be read or written is a miss.
+class FactsStore {
+ public:
+  virtual ~FactsStore() = default;
+  virtual std::optional<FileFacts> load(const std::string& path, const std::string& blobId) = 0;
+  virtual void store(const std::string& path, const std::string& blobId, const FileFacts& facts) = 0;
+};
+
 // Facts by (path, content id). Thread-safe. Content ids are git blob ids, so a file unchanged
 // between base and head, or between two keystrokes, is extracted once.
 class ExtractCache {
@@ -43,10 +54,17 @@ class ExtractCache {
   size_t size() const;
   size_t extractions() const { return extractions_; }
 
+  // Misses of the map go to `store` when the content id is a git blob id, and what is
+  // extracted then is written to it. Set before the first get().
+  void setStore(std::shared_ptr<FactsStore> store) { store_ = std::move(store); }
+  size_t fromStore() const { return fromStore_; }
+
  private:
   mutable std::mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const FileFacts>> map_;
   size_t extractions_ = 0;
+  size_t fromStore_ = 0;
+  std::shared_ptr<FactsStore> store_;
 };
 
 }  // namespace impact

@@ -15,6 +15,7 @@ struct CppStringConstant {
   std::string qualified;  // with its namespaces/classes ("ns::GRAPH_MATCHER_SYMBOL")
   std::string value;      // the string it holds
   uint32_t line = 0, col = 0;  // 0-based, of the declarator
+  bool operator==(const CppStringConstant&) const = default;
 };
 
 // `kernel.getIntMetadata(std::string(BLOCK_M_FIELD))` / getStringMetadata; tryGetMetadata is
@@ -24,6 +25,7 @@ struct CppKmdRead {
   std::string constant;   // the *_FIELD constant it was read through; "" for a literal
   std::string method;     // "getIntMetadata"
   uint32_t line = 0, col = 0;  // 0-based, of the call
+  bool operator==(const CppKmdRead&) const = default;
 };
 
 // A symbol string a descriptor names: UED graph_match.native, UMD match_symbol (+ scope),
@@ -33,6 +35,7 @@ struct DescriptorSymbol {
   std::string value;
   std::string scope;      // UMD scope, if any
   uint32_t line = 0;      // 0-based line of the value
+  bool operator==(const DescriptorSymbol&) const = default;
 };
 
 // A KMD schema field: fields:[{name, type, default_value?}].
@@ -40,6 +43,7 @@ struct KmdSchemaField {
   std::string name, type;
   bool hasDefault = false;
   uint32_t line = 0;
+  bool operator==(const KmdSchemaField&) const = default;
 };
 
 struct CppSymbolFacts {
@@ -49,6 +53,7 @@ struct CppSymbolFacts {
   std::vector<DescriptorSymbol> descriptorSymbols; // descriptors (UED/UMD/UHD/UDD)
   std::vector<KmdSchemaField> kmdFields;           // descriptors (KMD)
   bool kmdSchema = false;                          // the file is a KMD schema (even with no fields)
+  bool operator==(const CppSymbolFacts&) const = default;
 };
 
 }  // namespace impact

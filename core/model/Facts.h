@@ -31,6 +31,7 @@ struct KernelArg {
   bool conditional = false;
   std::string condition;  // the condition it depends on, aliases resolved (e.g. "spec.use_sinks")
   SourceRange range;      // the b.param call, the KernelArgument element, the add(...) call
+  bool operator==(const KernelArg&) const = default;
 };
 
 // One argument list a Python builder can declare.
@@ -38,6 +39,7 @@ struct PyAbi {
   std::string origin;     // the function whose body declares it
   std::string guard;      // "" for the builder's own body; else the early-return condition
   std::vector<KernelArg> args;
+  bool operator==(const PyAbi&) const = default;
 };
 
 struct PyBuilder {
@@ -49,6 +51,7 @@ struct PyBuilder {
   std::vector<PyAbi> abis;  // abis[0]: own body; then one per early `return other(spec)`
   std::vector<std::string> unresolvedReturns;  // early-return targets not defined in this module
   uint64_t fingerprint = 0;  // code fingerprint of the def (and of same-module early-return targets)
+  bool operator==(const PyBuilder&) const = default;
 };
 
 struct CppArgList {
@@ -67,6 +70,7 @@ struct CppArgList {
   // variant's spec (JSON scalars as text: "true", "8", "bf16"), which picks the builder's list.
   struct BuilderHint {
     std::string source, builder;
+    bool operator==(const BuilderHint&) const = default;
   };
   std::optional<BuilderHint> builderHint;
   std::map<std::string, std::string> spec;
@@ -78,8 +82,10 @@ struct CppArgList {
     bool persistent = false;  // `_persist<N>` in the symbol
     std::string grid, block;
     SourceRange geometry;  // the entry's `grid` value (`block` when it has no grid)
+    bool operator==(const CatalogEntry&) const = default;
   };
   std::optional<CatalogEntry> catalog;
+  bool operator==(const CppArgList&) const = default;
 };
 
 // launch_surface entry of a *.profile.yaml (DOMAIN.md §5)
@@ -97,17 +103,20 @@ struct SurfaceEntry {
   // Python files and code names it mentions, resolved by the judge (extract/ProseLocator.h).
   bool pythonProse = false;
   std::vector<std::string> proseFiles, proseSymbols;
+  bool operator==(const SurfaceEntry&) const = default;
 };
 
 struct KmdField {
   std::string name, type;
   std::optional<std::string> defaultValue;
+  bool operator==(const KmdField&) const = default;
 };
 
 struct Manifest {
   std::string arch, slug, providerRoot, source, builder;
   std::vector<KmdField> kmdFields;
   std::vector<SurfaceEntry> surfaces;
+  bool operator==(const Manifest&) const = default;
 };
 
 // A rocke launch of a descriptor: kernel_source {source, builder}
@@ -118,6 +127,7 @@ struct DescriptorLaunch {
   std::string ukdName;  // the UKD's name (else its id; else its JSON pointer), "/<index or key>" added for
                         // a companion launch of a multi-launch UKD — the emitter's variant name
   std::string spec;     // kernel_source.spec as canonical JSON (keys sorted); "{}" when absent
+  bool operator==(const DescriptorLaunch&) const = default;
 };
 
 struct DescriptorFacts {
@@ -132,6 +142,7 @@ struct DescriptorFacts {
   std::vector<std::string> notInspected;
   // A generic-target table (generic_targets.json): generic name -> ordered member archs.
   std::map<std::string, std::vector<std::string>> genericTargets;
+  bool operator==(const DescriptorFacts&) const = default;
 };
 
 enum class FileKind { Python, Cpp, Manifest, Descriptor, Other };
@@ -149,6 +160,7 @@ struct FileFacts {
   std::optional<DescriptorFacts> descriptor;
   PyModuleFacts module;      // Python files
   CppSymbolFacts symbols;    // C++ files
+  bool operator==(const FileFacts&) const = default;
 };
 
 }  // namespace impact

@@ -46,6 +46,7 @@ struct PyDef {
   std::vector<std::string> members;
   // Function/Method: attributes read on annotated parameters (their receiver type is known).
   std::vector<PyTypedRead> typedReads;
+  bool operator==(const PyDef&) const = default;
 };
 
 // One import statement binding (one per imported name).
@@ -56,6 +57,7 @@ struct PyImport {
   std::string alias;     // the bound name: "m"; `import a.b` binds "a"; `from M import x` binds "x"
   std::string function;  // the enclosing def ("" at module level; "f", "Cls.method")
   uint32_t line = 0;     // 0-based
+  bool operator==(const PyImport&) const = default;
 };
 
 // Python files: filled by the Python extractor (core/extract/python/ModuleSymbols.cpp).
@@ -66,6 +68,7 @@ struct PyModuleFacts {
   std::vector<PyDef> defs;         // module level (under if/try/with too) and class members
   std::vector<PyImport> imports;   // every import, module level and inside functions
   std::vector<std::string> moduleRefs;  // names used by module-level statements outside any def
+  bool operator==(const PyModuleFacts&) const = default;
 };
 
 }  // namespace impact

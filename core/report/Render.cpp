@@ -15,18 +15,50 @@ std::string where(const Location& l) {
   return s;
 }
 
+constexpr const char* kReset = "\x1b[0m";
+const char* colorOf(const Row& row) {
+  switch (row.status) {
+    case Status::Mismatch: return row.preexisting ? "\x1b[35m" : "\x1b[1;31m";  // magenta / bold red
+    case Status::Changed: return "\x1b[33m";                                     // yellow
+    case Status::Inert: return "\x1b[32m";                                       // green
+    case Status::Outside: return "\x1b[2m";                                      // dim
+  }
+  return "";
+}
+const char* verdictColor(const std::string& v) {
+  return v == "BREAKS" ? "\x1b[1;31m" : v == "NEEDS-DEVICE" ? "\x1b[1;33m" : v == "NONE" ? "\x1b[1;32m" : "\x1b[1m";
+}
+
 nlohmann::json loc(const Location& l) {
   if (l.empty()) return nullptr;
   return {{"path", l.path}, {"line", l.line}, {"symbol", l.symbol}};
 }
 }  // namespace
 
-std::string renderText(const Report& r) {
+std::string summaryLine(const Report& r) {
+  size_t counts[4] = {0, 0, 0, 0}, preexisting = 0;
+  for (const auto& row : r.rows) {
+    ++counts[static_cast<int>(row.status)];
+    if (row.preexisting) ++preexisting;
+  }
+  std::vector<std::string> parts;
+  for (Status s : {Status::Mismatch, Status::Changed, Status::Inert, Status::Outside}) {
+    size_t n = counts[static_cast<int>(s)];
+    if (!n) continue;
+    std::string part = absl::StrCat(n, " ", statusName(s));
+    if (s == Status::Mismatch && preexisting) absl::StrAppend(&part, " (", preexisting, " pre-existing)");
+    parts.push_back(part);
+  }
+  return parts.empty() ? "summary: no rows" : "summary: " + absl::StrJoin(parts, ", ");
+}
+
+std::string renderText(const Report& r, const TextStyle& style) {
   std::string out;
   for (const auto& row : r.rows) {
     std::string status = statusName(row.status);
     if (row.preexisting) status += " (pre-existing)";
-    if (!row.view.empty()) status += " [" + row.view + "]";
+    if (style.color) status = colorOf(row) + status + kReset;
+    if (!row.view.empty()) status += style.color ? absl::StrCat(" \x1b[36m[", row.view, "]", kReset) : " [" + row.view + "]";
     absl::StrAppend(&out, status, "  ", row.contract, "  ", where(row.python), "  <->  ", where(row.mirror),
                     "  ", row.message);
     if (row.status == Status::Changed && !row.archs.empty())
@@ -35,7 +67,14 @@ std::string renderText(const Report& r) {
   }
   for (const auto& n : r.notes) absl::StrAppend(&out, "note: ", n, "\n");
   if (!r.packTime.empty()) absl::StrAppend(&out, r.packTime, "\n");
-  absl::StrAppend(&out, r.rollup.line(), "\n");
+  if (style.summary) absl::StrAppend(&out, summaryLine(r), "\n");
+  if (style.color) {
+    std::string line = r.rollup.line();
+    const std::string head = "Runtime impact: ";
+    absl::StrAppend(&out, head, verdictColor(r.rollup.verdict), line.substr(head.size()), kReset, "\n");
+  } else {
+    absl::StrAppend(&out, r.rollup.line(), "\n");
+  }
   return out;
 }
 

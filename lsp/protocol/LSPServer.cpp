@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "protocol/Framing.h"
 #include "protocol/Protocol.h"
+#include "cache/DiskCache.h"
 #include "server/ImpactServer.h"
 
 namespace impact::lsp {
@@ -421,6 +422,7 @@ class LSPServer {
     };
     server::Options opts;
     opts.gitPoll = cfg_.gitPoll;
+    if (!cfg_.noCache) opts.cacheDir = cfg_.cacheDir.empty() ? DiskCache::defaultDir() : cfg_.cacheDir;
     server_ = std::make_unique<ImpactServer>(std::move(cb), opts);
     initialized_ = true;
 

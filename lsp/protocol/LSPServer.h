@@ -14,6 +14,9 @@ struct ServerConfig {
   // worker wait (at most 10 s) until the notification impactd/test/release, so that requests
   // sent meanwhile queue behind it (deterministic $/cancelRequest tests). Off: -32601.
   bool testHooks = false;
+  // The persistent extraction cache (--cache=DIR); "" = the default ($XDG_CACHE_HOME/impactd).
+  std::string cacheDir;
+  bool noCache = false;  // --no-cache
 };
 
 // Serves until `exit` or the end of input. Returns the process exit code: 0 after

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analysis/Analysis.h"
+#include "cache/DiskCache.h"
 #include "report/Render.h"
 #include "server/Diagnostics.h"
 #include "server/GitSignature.h"
@@ -23,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 struct ImpactServer::Impl {
   Callbacks cb;
   Options opts;
+  std::shared_ptr<DiskCache> disk;  // shared with impact and other servers; null: none
   Workspace ws;
   std::shared_ptr<Repository> repo;
   // The work tree with a trailing '/': as the client names it (through a symlink, say), which
@@ -68,7 +70,13 @@ struct ImpactServer::Impl {
   // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
   Scheduler sched;
 
-  Impl(Callbacks c, Options o) : cb(std::move(c)), opts(std::move(o)), ws(opts.layout) {}
+  Impl(Callbacks c, Options o)
+      : cb(std::move(c)), opts(std::move(o)), disk(opts.cacheDir.empty() ? nullptr : std::make_shared<DiskCache>(opts.cacheDir)),
+        ws(opts.layout, withDisk(std::make_shared<ExtractCache>())) {}
+  std::shared_ptr<ExtractCache> withDisk(std::shared_ptr<ExtractCache> c) const {
+    if (disk) c->setStore(disk);
+    return c;
+  }
 
   void log(const std::string& s) {
     if (cb.log) cb.log(s);
@@ -299,6 +307,9 @@ struct ImpactServer::Impl {
     log(summary);
     ready = true;
     analyseAndPublish();
+    if (this->disk)
+      log(absl::StrCat("facts: ", ws.cache().extractions(), " extracted, ", ws.cache().fromStore(),
+                       " from the cache ", this->disk->dir()));
   }
 
   std::set<std::string> shownMessages;
@@ -578,7 +589,7 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       return true;
     });
     auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread th([rr, layout, done, progress = std::move(progress), cancelled = std::move(cancelled),
+    std::thread th([rr, layout, done, cacheDir = I.opts.cacheDir, progress = std::move(progress), cancelled = std::move(cancelled),
                     reply = std::move(reply)] {
       struct MarkDone {
         std::atomic<bool>& d;
@@ -587,6 +598,7 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       progress("reading revisions and extracting facts");
       if (cancelled()) return reply(std::nullopt, "cancelled");
       ExtractCache cache;
+      if (!cacheDir.empty()) cache.setStore(std::make_shared<DiskCache>(cacheDir));
       auto rep = runReport(rr, layout, cache);
       if (cancelled()) return reply(std::nullopt, "cancelled");
       if (!rep.ok()) return reply(std::nullopt, std::string(rep.status().message()));

@@ -35,6 +35,8 @@ struct Options {
   Layout layout;
   std::chrono::milliseconds minDebounce{50}, maxDebounce{500};
   std::chrono::milliseconds gitPoll{1000};  // how often .git/HEAD, refs and the index are checked
+  // The persistent extraction cache shared with `impact` (core/cache/DiskCache.h); "" = none.
+  std::string cacheDir;
 };
 
 class ImpactServer {
