@@ -37,7 +37,7 @@ if [ "$for_tests" = 1 ] && [ ! -d tests/clients/node_modules ]; then
   (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 # Microsoft's SARIF validator, which the SARIF tests run on impact's --format sarif output.
-if [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
+if [ "$for_tests" = 1 ] && [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
   (cd tests/sarif && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 

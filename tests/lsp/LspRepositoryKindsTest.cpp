@@ -44,8 +44,10 @@ void expectPinBreaks(const M& repo, const std::string& root, const std::string& 
 }
 
 // A session on `root` that cannot run as asked: one showMessage with `text`, then answers.
-void expectSaidOnce(const M& repo, const std::string& root, const std::string& text, const std::string& target = "main") {
-  LspClient c({"--git-poll-ms=100"});
+void expectSaidOnce(const M& repo, const std::string& root, const std::string& text, const std::string& target = "main",
+                    std::vector<std::string> args = {}) {
+  args.push_back("--git-poll-ms=100");
+  LspClient c(args);
   c.initialize(root, {{"target", target}});
   size_t from = 0;
   auto msg = c.waitMethod("window/showMessage", &from);
@@ -148,7 +150,8 @@ TEST(LspRepositoryKinds, ACorruptedObject) {
   std::ofstream(obj, std::ios::binary | std::ios::trunc) << "not a zlib stream";
   expectSaidOnce(repo, repo.dir(),
                  "impactd: " + std::string(M::kAttentionPin) + ": unreadable object " + id +
-                     ": failed to inflate loose object: the repository is damaged; `git fsck` says more");
+                     ": failed to inflate loose object: the repository is damaged; `git fsck` says more",
+                 "main", {"--no-cache"});  // a cached blob id is served without reading the object
 }
 
 TEST(LspRepositoryKinds, AnUnbornBranch) {
