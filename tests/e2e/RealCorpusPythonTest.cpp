@@ -264,6 +264,12 @@ TEST(RealCorpusPython, DenseHelperGainingAnArgumentBreaksThePythonCopy) {
   EXPECT_NE(copy[0].find("copy has 5 arguments, builder has 6: missing window_left (by_value/4) at #5"), std::string::npos)
       << copy[0];
   EXPECT_EQ(copy[0].find("matches no builder"), std::string::npos) << copy[0];  // its own module's builder
+  // The C++ launch lacks it too (RealCorpusCpp's launch scenarios cover the launch side further).
+  auto launch = rowsWith(r.out, {"mismatch", "Gfx942AttentionDenseDispatchHandler::launch launch(...)"});
+  ASSERT_EQ(launch.size(), 1u) << r.out;
+  EXPECT_NE(launch[0].find("copy has 5 arguments, builder has 6: missing window_left (by_value/4) at #5"),
+            std::string::npos)
+      << launch[0];
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 
   // The restatement follows: the copy agrees again.
