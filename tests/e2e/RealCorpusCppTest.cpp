@@ -112,15 +112,20 @@ const std::string kTiledLaunch = "mismatch | kernargs | rocke/library/kernels/gf
 const std::string kTiledPagedKvChanged =
     "changed | launch-surface:paged_kv_layout | rocke/library/kernels/gfx950/attention_tiled_2d.py | "
     "src/engines/kernel_ingestor_engine/packs/Gfx950AttentionTiledGeometry.hpp gfx950TiledPagedKvGeometry";
-// Pre-existing rows of the tiled profile: surfaces naming a module the corpus does not hold, and
-// a prose python_source (the Python side's prose-locator work removes the second).
+// Pre-existing row of the tiled profile: a surface naming a module the corpus does not hold.
 const std::string kTiledSpecResolutionPre =
     "mismatch (pre-existing) | launch-surface:spec_resolution | rocke/library/kernels/common/attention_unified.py "
     "_tiled_spec_from_problem | src/engines/kernel_ingestor_engine/packs/Gfx950AttentionTiledNative.cpp prepare";
-const std::string kTiledApplicabilityPre =
-    "mismatch (pre-existing) | launch-surface:applicability | rocke/library/Three | "
-    "src/engines/kernel_ingestor_engine/packs/Gfx950AttentionTiledNative.cpp gfx950AttentionTiledGraphMatches";
+// The prose applicability locator resolves to the functions it names: an inert row when the
+// builder's file is touched, no row otherwise.
+const std::string kTiledApplicabilityInert =
+    "inert | launch-surface:applicability | rocke/library/kernels/gfx950/attention_tiled_2d.py supports_tiled_2d, "
+    "UnifiedAttention2DTiledSpec.__post_init__ | src/engines/kernel_ingestor_engine/packs/Gfx950AttentionTiledNative.cpp "
+    "gfx950AttentionTiledGraphMatches";
 
+const std::string kDenseSignature = "mismatch | kernargs | rocke/library/kernels/gfx942/attention_dense.py "
+                                    "build_attention_dense | rocke/library/kernels/gfx942/attention_dense.py "
+                                    "attention_dense_signature";
 const std::string kDenseLaunch = "mismatch | kernargs | rocke/library/kernels/gfx942/attention_dense.py "
                                  "build_attention_dense | src/engines/kernel_ingestor_engine/packs/"
                                  "Gfx942AttentionDenseNative.cpp Gfx942AttentionDenseDispatchHandler::launch launch(...)";
@@ -164,7 +169,7 @@ TEST(RealCorpusCpp, TiledBuilderGainsAnUnconditionalArgumentTheLaunchLacks) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
   auto rows = rowsOf(r.out);
-  EXPECT_EQ(shapes(rows), (V{kTiledLaunch, kTiledPagedKvChanged})) << r.out;
+  EXPECT_EQ(shapes(rows), (V{kTiledLaunch, kTiledPagedKvChanged, kTiledApplicabilityInert})) << r.out;
   auto k = kernargsRows(rows);
   ASSERT_EQ(k.size(), 1u) << r.out;
   EXPECT_EQ(k[0]->python, tiledBuilderSide(repo));
@@ -184,7 +189,7 @@ TEST(RealCorpusCpp, TiledLaunchDropsAnArgument) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
   auto rows = rowsOf(r.out);
-  EXPECT_EQ(shapes(rows), (V{kTiledSpecResolutionPre, kTiledApplicabilityPre, kTiledLaunch})) << r.out;
+  EXPECT_EQ(shapes(rows), (V{kTiledSpecResolutionPre, kTiledLaunch, kTiledApplicabilityInert})) << r.out;
   auto k = kernargsRows(rows);
   ASSERT_EQ(k.size(), 1u) << r.out;
   EXPECT_EQ(k[0]->mirror, tiledLaunchSide(repo));
@@ -202,7 +207,7 @@ TEST(RealCorpusCpp, TiledLaunchAddsAnArgument) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
   auto rows = rowsOf(r.out);
-  EXPECT_EQ(shapes(rows), (V{kTiledSpecResolutionPre, kTiledApplicabilityPre, kTiledLaunch})) << r.out;
+  EXPECT_EQ(shapes(rows), (V{kTiledSpecResolutionPre, kTiledLaunch, kTiledApplicabilityInert})) << r.out;
   auto k = kernargsRows(rows);
   ASSERT_EQ(k.size(), 1u) << r.out;
   EXPECT_EQ(k[0]->message,
@@ -218,7 +223,7 @@ TEST(RealCorpusCpp, TiledArgumentWidenedFromI32ToI64InTheBuilder) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
   auto rows = rowsOf(r.out);
-  EXPECT_EQ(shapes(rows), (V{kTiledLaunch, kTiledPagedKvChanged})) << r.out;
+  EXPECT_EQ(shapes(rows), (V{kTiledLaunch, kTiledPagedKvChanged, kTiledApplicabilityInert})) << r.out;
   auto k = kernargsRows(rows);
   ASSERT_EQ(k.size(), 1u) << r.out;
   // static_cast<int32_t>(binding.numSeqs) is by_value/4: the launch still packs 4 bytes.
@@ -259,7 +264,6 @@ TEST(RealCorpusCpp, TiledDeclaredClassMethodSurfaceYieldsItsPair) {
                                        "gfx950AttentionTiledGeometry";
   EXPECT_EQ(shapes(rows),
             (V{prefix + "grid" + attentionUnified, prefix + "block" + attentionUnified, kTiledSpecResolutionPre,
-               kTiledApplicabilityPre,
                "changed | manifest | - | projects/hipdnn/tools/IngestorGenerator/configs/gfx950_attention_tiled.profile.yaml",
                "inert | kernargs | rocke/library/kernels/gfx950/attention_tiled_2d.py build_unified_attention_2d_tiled | "
                "src/engines/kernel_ingestor_engine/packs/Gfx950AttentionTiledNative.cpp "
@@ -295,24 +299,8 @@ TEST(RealCorpusCpp, TiledDeclaredClassMethodSurfaceYieldsItsPair) {
 const std::string kDenseScale = "    scale = b.param(\"scale\", F32)\n";
 const std::string kDenseLaunchArgs = "            handle.getStream(), q.ptr, k.ptr, v.ptr, o.ptr, binding.scale);";
 
-TEST(RealCorpusCpp, DenseHelperGainsAnUnconditionalArgumentTheLaunchLacks) {
-  IMPACT_REQUIRE_REAL_CORPUS();
-  R repo;
-  repo.replace(R::kDenseBuilder, kDenseScale, kDenseScale + "    window_p = b.param(\"window\", I32)\n");
-  repo.commit("helper gains window");
-  RunResult r = report(repo);
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
-  auto rows = rowsOf(r.out);
-  EXPECT_EQ(shapes(rows),
-            (V{kDenseLaunch, kDenseBakedChanged, kDenseGridInert, kDenseBlockInert, kDenseApplicabilityInert}))
-      << r.out;
-  auto k = kernargsRows(rows);
-  ASSERT_EQ(k.size(), 1u) << r.out;
-  EXPECT_EQ(k[0]->python, denseBuilderSide(repo));
-  EXPECT_EQ(k[0]->mirror, denseLaunchSide(repo));
-  EXPECT_EQ(k[0]->message, "copy has 5 arguments, builder has 6: missing window (by_value/4) at #5");
-}
+// The dense helper gaining an unconditional argument (both the launch and the
+// attention_dense_signature copy lack it) is RealCorpusPython.DenseHelperGainingAnArgumentBreaksThePythonCopy.
 
 TEST(RealCorpusCpp, DenseLaunchDropsAnArgument) {
   IMPACT_REQUIRE_REAL_CORPUS();
@@ -360,10 +348,13 @@ TEST(RealCorpusCpp, DenseArgumentWidenedInTheBuilder) {
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
   auto rows = rowsOf(r.out);
   EXPECT_EQ(shapes(rows),
-            (V{kDenseLaunch, kDenseBakedChanged, kDenseGridInert, kDenseBlockInert, kDenseApplicabilityInert}))
+            (V{kDenseSignature, kDenseLaunch, kDenseBakedChanged, kDenseGridInert, kDenseBlockInert, kDenseApplicabilityInert}))
       << r.out;
   auto k = kernargsRows(rows);
-  ASSERT_EQ(k.size(), 1u) << r.out;
+  ASSERT_EQ(k.size(), 2u) << r.out;  // the attention_dense_signature Python copy lacks it too
+  EXPECT_EQ(k[0]->mirror.substr(k[0]->mirror.rfind(' ') + 1), "attention_dense_signature") << r.out;
+  EXPECT_EQ(k[0]->message, "#4 scale: copy by_value/4, builder by_value/8");
+  k.erase(k.begin());  // the launch call's row
   EXPECT_EQ(k[0]->message, "#4 scale: copy by_value/4, builder by_value/8");
 }
 
@@ -422,9 +413,12 @@ TEST(RealCorpusCpp, DenseLaunchNoProfileDeclaresPairsThroughTheFileName) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
   auto rows = rowsOf(r.out);
-  EXPECT_EQ(shapes(rows), (V{kDenseLaunch})) << r.out;
+  EXPECT_EQ(shapes(rows), (V{kDenseSignature, kDenseLaunch})) << r.out;
   auto k = kernargsRows(rows);
-  ASSERT_EQ(k.size(), 1u) << r.out;
+  ASSERT_EQ(k.size(), 2u) << r.out;  // the attention_dense_signature Python copy lacks it too
+  EXPECT_EQ(k[0]->mirror.substr(k[0]->mirror.rfind(' ') + 1), "attention_dense_signature") << r.out;
+  EXPECT_EQ(k[0]->message, "copy has 5 arguments, builder has 6: missing window (by_value/4) at #5");
+  k.erase(k.begin());  // the launch call's row
   EXPECT_EQ(k[0]->mirror, denseLaunchSide(repo));
   EXPECT_EQ(k[0]->message,
             "paired through the file name with rocke/library/kernels/gfx942/attention_dense.py:build_attention_dense; "

@@ -72,6 +72,11 @@ const std::string kDenseLib = "rocke/library/kernels/gfx942/attention_dense.py";
 const std::string kTiledLib = "rocke/library/kernels/gfx950/attention_tiled_2d.py";
 const std::string kPacks = "src/engines/kernel_ingestor_engine/packs/";
 const std::string kUnified = "rocke/library/kernels/common/attention_unified.py";
+// The C++ launch calls each builder pairs with (Class::launch in each pack).
+const std::string kDenseLaunchCall =
+    kPacks + "Gfx942AttentionDenseNative.cpp Gfx942AttentionDenseDispatchHandler::launch launch(...)";
+const std::string kTiledLaunchCall =
+    kPacks + "Gfx950AttentionTiledNative.cpp Gfx950AttentionTiledDispatchHandler::launch launch(...)";
 
 // Rows a change touching the tiled pack prints for the profile surfaces naming
 // kernels/common/attention_unified.py, which the corpus does not hold (already so at the base).
@@ -112,6 +117,10 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
               "mismatch | launch-surface:spec_resolution | " + kUnified + " _tiled_spec_from_problem | " + kPacks +
                   "Gfx950AttentionTiledNative.cpp prepare",
               "changed | kernel-code | " + kDenseLib + " | -", "changed | kernel-code | " + kTiledLib + " | -",
+              "changed | copy-file | - | " + kPacks + "Gfx942AttentionDenseNative.cpp",
+              "changed | copy-file | - | " + kPacks + "Gfx950AttentionTiledNative.cpp",
+              "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
+              "changed | kernargs | " + kTiledLib + " build_unified_attention_2d_tiled | " + kTiledLaunchCall,
               "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",
               "changed | launch-surface:grid | " + kDenseLib + " attention_dense_grid | " + kPacks +
                   "Gfx942AttentionDenseGeometry.hpp attentionDenseGeometry",
@@ -145,6 +154,7 @@ TEST(RealCorpusPython, TiledCommentAndWhitespaceEditsOnBothSidesAreNone) {
   RunResult r = report(repo);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   Rows want = unifiedPreexisting(false);
+  want.insert("inert | kernargs | " + kTiledLib + " build_unified_attention_2d_tiled | " + kTiledLaunchCall);
   want.insert("inert | launch-surface:paged_kv_layout | " + kTiledLib + " | " + kPacks +
               "Gfx950AttentionTiledGeometry.hpp gfx950TiledPagedKvGeometry");
   want.insert("inert | launch-surface:applicability | " + kTiledLib +
@@ -170,6 +180,7 @@ TEST(RealCorpusPython, DenseCommentAndWhitespaceEditsOnBothSidesAreNone) {
               "mismatch (pre-existing) | launch-surface:spec_resolution | rocke/library/dispatch/attention/gfx942.py "
               "dense_spec_for_request | " + kPacks + "Gfx942AttentionDenseNative.cpp prepare",
               "inert | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",
+              "inert | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
               "inert | launch-surface:grid | " + kDenseLib + " attention_dense_grid | " + kPacks +
                   "Gfx942AttentionDenseGeometry.hpp attentionDenseGeometry",
               "inert | launch-surface:block | " + kDenseLib + " attention_dense_block | " + kPacks +
@@ -193,7 +204,7 @@ TEST(RealCorpusPython, TiledBuilderBodyRefactorIsChangedNeverMismatch) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(rowsStarting(r.out, "mismatch").empty()) << r.out;
   EXPECT_ROWS(r.out,
-              "changed | kernel-code | " + kTiledLib + " | -",
+              "changed | kernargs | " + kTiledLib + " build_unified_attention_2d_tiled | " + kTiledLaunchCall,
               // a path-only locator: the whole module is its Python side
               "changed | launch-surface:paged_kv_layout | " + kTiledLib + " | " + kPacks +
                   "Gfx950AttentionTiledGeometry.hpp gfx950TiledPagedKvGeometry",
@@ -214,6 +225,7 @@ TEST(RealCorpusPython, DenseBuilderBodyRefactorIsChangedNeverMismatch) {
   EXPECT_TRUE(rowsStarting(r.out, "mismatch").empty()) << r.out;
   EXPECT_ROWS(r.out,
               "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",
+              "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
               "changed | launch-surface:baked_constants | " + kDenseLib + " _build_attention_dense_single_buffer | " +
                   kPacks + "Gfx942AttentionDenseNative.cpp hasBshdStrides",
               "inert | launch-surface:grid | " + kDenseLib + " attention_dense_grid | " + kPacks +
@@ -238,6 +250,7 @@ TEST(RealCorpusPython, DenseHelperGainingAnArgumentBreaksThePythonCopy) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_ROWS(r.out,
               "mismatch | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",
+              "mismatch | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
               "changed | launch-surface:baked_constants | " + kDenseLib + " _build_attention_dense_single_buffer | " +
                   kPacks + "Gfx942AttentionDenseNative.cpp hasBshdStrides",
               "inert | launch-surface:grid | " + kDenseLib + " attention_dense_grid | " + kPacks +
@@ -251,6 +264,12 @@ TEST(RealCorpusPython, DenseHelperGainingAnArgumentBreaksThePythonCopy) {
   EXPECT_NE(copy[0].find("copy has 5 arguments, builder has 6: missing window_left (by_value/4) at #5"), std::string::npos)
       << copy[0];
   EXPECT_EQ(copy[0].find("matches no builder"), std::string::npos) << copy[0];  // its own module's builder
+  // The C++ launch lacks it too (RealCorpusCpp's launch scenarios cover the launch side further).
+  auto launch = rowsWith(r.out, {"mismatch", "Gfx942AttentionDenseDispatchHandler::launch launch(...)"});
+  ASSERT_EQ(launch.size(), 1u) << r.out;
+  EXPECT_NE(launch[0].find("copy has 5 arguments, builder has 6: missing window_left (by_value/4) at #5"),
+            std::string::npos)
+      << launch[0];
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 
   // The restatement follows: the copy agrees again.
@@ -277,6 +296,7 @@ TEST(RealCorpusPython, TiledProseApplicabilityLocatorIsNoMismatch) {
   EXPECT_EQ(r.out.find("module Three"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("python_source is prose"), std::string::npos) << r.out;  // it resolves: no note
   Rows want = unifiedPreexisting(true);
+  want.insert("inert | kernargs | " + kTiledLib + " build_unified_attention_2d_tiled | " + kTiledLaunchCall);
   want.insert("changed | launch-surface:paged_kv_layout | " + kTiledLib + " | " + kPacks +
               "Gfx950AttentionTiledGeometry.hpp gfx950TiledPagedKvGeometry");
   want.insert("changed | launch-surface:applicability | " + kTiledLib +

@@ -2,6 +2,7 @@
 // repository at test time): the helper _build_attention_dense_single_buffer gains an argument in
 // the editor; attention_dense_signature, the module's SignatureBuilder restatement, is a copy, so
 // the diagnostic lands on both Python sides: the copy's last argument and the new b.param.
+#include <set>
 #include <gtest/gtest.h>
 
 #include "lsp/LspTestSupport.h"
@@ -29,7 +30,10 @@ TEST(LspPythonCopy, AnArgumentTheSignatureLacksIsADiagnosticOnBothPythonSides) {
   auto got = waitDiags(c, uri, &from, [](const Json& d) { return hasSeverity(d, 1); });
   ASSERT_TRUE(got) << transcript(c);
   const int scalar = line0(repo, path, ".scalar(\"scale\", \"f32\")") + 1;  // below the inserted line
-  bool onCopy = false, onBuilder = false;
+  // The builder's new argument is one diagnostic per copy that lacks it: on the signature copy's
+  // last argument, and on the builder's line once for the signature copy and once for the launch.
+  bool onCopy = false;
+  std::set<std::string> builderNames;
   for (const auto& d : (*got)["diagnostics"]) {
     if (d.value("severity", 0) != 1 || d.value("code", "") != "kernargs") continue;
     std::string msg = d["message"];
@@ -37,15 +41,22 @@ TEST(LspPythonCopy, AnArgumentTheSignatureLacksIsADiagnosticOnBothPythonSides) {
     EXPECT_NE(msg.find("missing window_left (by_value/4) at #5"), std::string::npos) << msg;
     if (line == scalar) {
       onCopy = true;  // the copy's side names the builder
-      EXPECT_NE(msg.find("build_attention_dense at "), std::string::npos) << msg;
-    }
-    if (line == l) {
-      onBuilder = true;  // the builder's side names the copy
-      EXPECT_NE(msg.find("copy attention_dense_signature in "), std::string::npos) << msg;
+      EXPECT_NE(msg.find("(build_attention_dense in attention_dense.py:"), std::string::npos) << msg;
+    } else if (line == l) {
+      // the builder's side names the copy
+      if (msg.find("copy attention_dense_signature in attention_dense.py:") != std::string::npos)
+        builderNames.insert("attention_dense_signature");
+      else if (msg.find("copy Gfx942AttentionDenseDispatchHandler::launch launch(...) in Gfx942AttentionDenseNative.cpp:") !=
+               std::string::npos)
+        builderNames.insert("launch");
+      else
+        ADD_FAILURE() << "unexpected copy on the builder's line: " << msg;
+    } else {
+      ADD_FAILURE() << "kernargs error on an unexpected line " << line << ": " << msg;
     }
   }
   EXPECT_TRUE(onCopy) << got->dump(1);
-  EXPECT_TRUE(onBuilder) << got->dump(1);
+  EXPECT_EQ(builderNames, (std::set<std::string>{"attention_dense_signature", "launch"})) << got->dump(1);
   c.shutdownAndExit();
   EXPECT_EQ(c.waitExit(), 0);
 }

@@ -1,0 +1,180 @@
+#include "contracts/Kernargs.h"
+
+#include "contracts/CatalogPairing.h"
+#include "contracts/kernargs/ArgListDiff.h"
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+#include <map>
+#include <cstring>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+// Comparing one copy with its builder: which ABI (variant, guards), agree or disagree, and why.
+
+namespace impact {
+using namespace kernargs_detail;
+
+namespace {
+// Indices of the unconditional arguments.
+std::vector<int> unconditionalIndex(const std::vector<KernelArg>& args) {
+  std::vector<int> out;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!args[i].conditional) out.push_back(int(i));
+  return out;
+}
+
+// Takes a diff's correspondence (in the lists it compared) back to the full lists.
+void adopt(Comparison& c, const Diff& d, const std::vector<int>* bIdx, const std::vector<int>* cIdx) {
+  auto mapB = [&](int i) { return i < 0 || !bIdx ? i : (size_t(i) < bIdx->size() ? (*bIdx)[i] : -1); };
+  auto mapC = [&](int i) { return i < 0 || !cIdx ? i : (size_t(i) < cIdx->size() ? (*cIdx)[i] : -1); };
+  c.pairs.clear();
+  for (auto [b, k] : d.pairs) c.pairs.emplace_back(mapB(b), mapC(k));
+  c.focusBuilder = mapB(d.focusBuilder);
+  c.focusCopy = mapC(d.focusCopy);
+}
+}  // namespace
+
+namespace {
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  while (s.size() >= 2 && s.front() == '(' && s.back() == ')') s = trimmed(s.substr(1, s.size() - 2));
+  return s;
+}
+
+// An early-return guard ("spec.persistent", "not spec.x and spec.y == 'a'") against a variant's
+// spec: 1 true, 0 false, -1 unknown.
+int evalGuard(const std::string& guard, const std::map<std::string, std::string>& spec) {
+  std::vector<std::string> parts;
+  for (size_t from = 0;;) {
+    size_t at = guard.find(" and ", from);
+    parts.push_back(guard.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    if (at == std::string::npos) break;
+    from = at + 5;
+  }
+  bool unknown = false;
+  for (std::string c : parts) {
+    c = trimmed(c);
+    bool neg = false;
+    while (c.starts_with("not ")) { neg = !neg; c = trimmed(c.substr(4)); }
+    std::string lhs = c, rhs;
+    int op = 0;  // 0 truthy, 1 ==, 2 !=
+    for (auto [tok, o] : {std::pair{"==", 1}, std::pair{"!=", 2}})
+      if (auto at = c.find(tok); at != std::string::npos) {
+        lhs = trimmed(c.substr(0, at));
+        rhs = trimmed(c.substr(at + 2));
+        op = o;
+        break;
+      }
+    if (lhs.starts_with("spec.")) lhs = lhs.substr(5);
+    auto it = spec.find(lhs);
+    if (it == spec.end() || lhs.find_first_of(".()[] ") != std::string::npos) { unknown = true; continue; }
+    bool v;
+    if (op == 0) {
+      v = !(it->second.empty() || it->second == "false" || it->second == "0" || it->second == "null" ||
+            it->second == "0.0");
+    } else {
+      if (rhs.size() >= 2 && (rhs.front() == '"' || rhs.front() == '\'')) rhs = rhs.substr(1, rhs.size() - 2);
+      if (rhs == "True") rhs = "true";
+      if (rhs == "False") rhs = "false";
+      v = (it->second == rhs) == (op == 1);
+    }
+    if (neg) v = !v;
+    if (!v) return 0;
+  }
+  return unknown ? -1 : 1;
+}
+
+// The builder's lists a copy can state: a variant's spec (descriptor copies) settles the
+// early-return guards it names; otherwise every list.
+std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& copy) {
+  std::vector<const PyAbi*> all;
+  for (const auto& a : builder.abis) all.push_back(&a);
+  if (copy.spec.empty()) return all;
+  bool allFalse = true;
+  for (const PyAbi* a : all) {
+    if (a->guard.empty()) continue;
+    int v = evalGuard(a->guard, copy.spec);
+    if (v == 1) return {a};
+    if (v != 0) allFalse = false;
+  }
+  if (!allFalse) return all;
+  std::vector<const PyAbi*> own;
+  for (const PyAbi* a : all)
+    if (a->guard.empty()) own.push_back(a);
+  return own.empty() ? all : own;
+}
+}  // namespace
+
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
+  Comparison best;
+  best.distance = 1 << 30;
+  // A launch call states expressions, not names: its kinds and sizes (where the file states
+  // them) and its count are compared.
+  const bool ignoreNames = copy.form == CppArgList::Form::Launch;
+  for (const PyAbi* abiPtr : abisFor(builder, copy)) {
+    const PyAbi& abi = *abiPtr;
+    Comparison c;
+    c.abi = &abi;
+    for (const auto& a : abi.args)
+      if (!typeKnown(a))
+        c.unresolved.push_back(a.name + (a.unresolvedReason.empty() ? "" : ": " + a.unresolvedReason));
+    if (ignoreNames)  // a launch argument whose kind the file does not state: said, not guessed
+      for (size_t i = 0; i < copy.args.size(); ++i)
+        if (!copy.args[i].resolved)
+          c.unresolved.push_back(absl::StrCat("launch argument #", i, " ", copy.args[i].name, " (",
+                                              copy.args[i].unresolvedReason, ")"));
+    Diff full = diffLists(abi.args, copy.args, ignoreNames);
+    std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
+    std::vector<int> bIdx = unconditionalIndex(abi.args), cIdx = unconditionalIndex(copy.args);
+    if (full.parts.empty()) {
+      c.outcome = Comparison::Outcome::Agree;
+      c.distance = 0;
+      adopt(c, full, nullptr, nullptr);
+    } else {
+      Diff unc = diffLists(bu, cu, ignoreNames);
+      if (bu.size() != abi.args.size() && unc.parts.empty()) {
+        c.outcome = Comparison::Outcome::AgreeWithoutConditional;
+        c.distance = 0;
+        adopt(c, unc, &bIdx, &cIdx);
+        std::vector<std::string> cond;
+        for (const auto& a : abi.args)
+          if (a.conditional) cond.push_back(absl::StrCat(a.name, " (if ", a.condition, ")"));
+        c.message = "copy leaves out the conditional argument" + std::string(cond.size() > 1 ? "s " : " ") +
+                    absl::StrJoin(cond, ", ");
+      } else {
+        // Say what differs against whichever list (with or without the conditional
+        // arguments) the copy is closer to.
+        bool uncCloser = bu.size() != abi.args.size() &&
+                         (unc.distance < full.distance || (cu.size() == bu.size() && copy.args.size() != abi.args.size()));
+        const Diff& closer = uncCloser ? unc : full;
+        c.outcome = Comparison::Outcome::Disagree;
+        c.distance = closer.distance + 1;
+        c.message = joinDiff(closer);
+        if (uncCloser) adopt(c, unc, &bIdx, &cIdx);
+        else adopt(c, full, nullptr, nullptr);
+      }
+    }
+    if (builder.abis.size() > 1 && c.outcome == Comparison::Outcome::Disagree)
+      c.message = absl::StrCat(c.message, abi.guard.empty() ? "" : absl::StrCat(" (vs the ", abi.origin, " list, when ", abi.guard, ")"));
+    auto rank = [](const Comparison& x) {
+      return x.outcome == Comparison::Outcome::Agree ? 0 : x.outcome == Comparison::Outcome::AgreeWithoutConditional ? 1 : 2;
+    };
+    // Ties go to the builder's own body (the unguarded list).
+    bool better = !best.abi || rank(c) < rank(best) ||
+                  (rank(c) == rank(best) && (c.distance < best.distance ||
+                                             (c.distance == best.distance && abi.guard.empty() && !best.abi->guard.empty())));
+    if (better) best = c;
+  }
+  if (!best.abi) {
+    best.outcome = Comparison::Outcome::Disagree;
+    best.message = absl::StrCat(builder.name, " declares no argument list");
+  }
+  return best;
+}
+
+}  // namespace impact
