@@ -434,7 +434,7 @@ class LSPServer {
     };
     cb.log = [this](const std::string& m) { log(Level::Info, m); };
     cb.status = [this](const server::ServerStatus& st) {
-      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message}));
+      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message, st.emitting}));
     };
     cb.emitProgress = [this](const server::EmitProgress& p) { emitProgress(p); };
     opts.gitPoll = cfg_.gitPoll;

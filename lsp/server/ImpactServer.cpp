@@ -83,6 +83,9 @@ struct ImpactServer::Impl {
   Impl(Callbacks c, Options o) : cb(std::move(c)), opts(std::move(o)), ws(opts.layout) {
     EmitRunEvents ev;
     ev.progress = [this](uint64_t run, size_t done, size_t total, const std::string& current) {
+      sched.post([this, run, done, total] {
+        if (run == emitRun && emitActive) status.emitting(absl::StrCat(done, "/", total));
+      });
       if (cb.emitProgress)
         cb.emitProgress({EmitProgress::Kind::Report, run, done, total,
                          absl::StrCat(done, "/", total, " family builds", current.empty() ? "" : " · " + current)});
@@ -295,13 +298,14 @@ struct ImpactServer::Impl {
     emitActive = true;
     if (cb.emitProgress) cb.emitProgress({EmitProgress::Kind::Begin, emitRun, 0, 0, "emitting"});
     emitRunner->start(std::move(o));
-    status.analysing();
+    status.emitting("0/0");
     log("emitter: run " + std::to_string(emitRun) + " started");
   }
 
   void emitFinished(uint64_t run, absl::StatusOr<emit::EmitDocument> doc, const emitter::EmitStats& stats) {
     if (run != emitRun) return;  // a cancelled run replaced by a newer one: its end was reported
     emitActive = false;
+    status.emitting("");
     std::string summary, error;
     if (doc.ok()) {
       emitDoc = std::make_shared<const emit::EmitDocument>(std::move(*doc));

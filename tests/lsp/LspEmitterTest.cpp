@@ -100,6 +100,10 @@ TEST_F(LspEmitter, AutoRefactorSaveFoldsTheWarningsAway) {
   EXPECT_EQ((*begin)["params"]["value"]["cancellable"], true);
   ASSERT_TRUE(waitDiags(c, uri, &from, kNoWarn, 60000ms)) << transcript(c) << c.stderrText();
   EXPECT_FALSE(children().empty());
+  // impactd/status said it was emitting, then stopped saying it.
+  size_t s = 0;
+  ASSERT_TRUE(c.waitMethod("impactd/status", &s, [](const Json& p) { return p.contains("emitting"); })) << transcript(c);
+  EXPECT_TRUE(c.waitMethod("impactd/status", &s, [](const Json& p) { return !p.contains("emitting"); })) << transcript(c);
   // impact.run includes the emit result for these trees: the verdict is NONE.
   int id = c.request("workspace/executeCommand", {{"command", "impact.run"}, {"arguments", {Json::object()}}});
   auto r = c.response(id, 30000ms);
