@@ -1,6 +1,10 @@
 #include "server/EmitDiagnostics.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "analysis/Analysis.h"
+#include "emit/Fold.h"
+#include "emit/TreeKey.h"
 
 namespace impact::server {
 
@@ -22,6 +26,66 @@ std::string trimReason(const std::string& error) {
   return out.empty() ? "no reason given" : out;
 }
 
+FoldedState foldState(const AnalysisState& st, const emit::EmitDocument& doc) {
+  FoldedState out;
+  if (!st.base || !st.disk) return out;
+  Snapshot head = *st.disk;
+  for (const auto& [p, ref] : st.headOverrides) {
+    if (ref.id.empty()) head.remove(p);
+    else head.files[p] = ref;
+  }
+  if (emit::treeKey(*st.base) != doc.baseTree || emit::treeKey(head) != doc.headTree) return out;
+  out.applies = true;
+  out.rows = st.rows;
+  emit::foldRows(out.rows, doc, foldContextFor(*st.base, head, st.headPairs));
+  for (size_t i = 0; i < out.rows.size(); ++i)
+    if (out.rows[i].status == Status::Inert && st.rows[i].status != Status::Inert) out.folded.push_back(&out.rows[i]);
+  return out;
+}
+
+namespace {
+
+void addPackTime(const emit::EmitDocument& doc, const TreeFacts& head, std::map<std::string, std::vector<FileDiag>>& out) {
+  const nlohmann::json& t = doc.packTime;
+  if (!t.is_object() || !t.contains("findings") || !t["findings"].is_array()) return;
+  for (const auto& f : t["findings"]) {
+    if (!f.is_object()) continue;
+    std::string family = f.value("family", ""), status = f.value("status", "");
+    std::string path;
+    for (const auto& fam : doc.families)
+      if (fam.key() == family) path = fam.path;
+    if (path.empty()) continue;
+    std::string predicate;
+    std::vector<std::string> accepted, refused;
+    for (const auto& p : f.value("accepted_by", nlohmann::json::array()))
+      if (p.is_string()) accepted.push_back(p.get<std::string>());
+    for (const auto& p : f.value("refused_by", nlohmann::json::array()))
+      if (p.is_string()) refused.push_back(p.get<std::string>());
+    if (f.contains("predicate") && f["predicate"].is_string()) predicate = f["predicate"].get<std::string>();
+    else if (!accepted.empty()) predicate = accepted[0];
+    SourceRange at;
+    if (const FileFacts* facts = head.find(path))
+      for (const auto& d : facts->module.defs)
+        if (d.name == predicate) at = {d.nameLine, 0, d.nameLine, 0};
+    std::string field = f.value("field", ""), value = f.contains("value") ? f["value"].dump() : "?";
+    std::string spec = absl::StrCat("the spec of variant ", f.value("variant", "?"), " with ", field, "=", value);
+    FileDiag d;
+    d.range = at;
+    d.severity = status == "pre-existing" ? Severity::Information : Severity::Warning;
+    d.code = "pack-time";
+    d.status = status == "pre-existing" ? "preexisting" : "pack-time";
+    d.rowKey = absl::StrCat("pack-time|", family, "|", field, "|", value);
+    d.message = f.value("kind", "") == "sign"
+                    ? absl::StrCat("pack-time ", status, ": ", absl::StrJoin(accepted, ", "), " accepts ", spec,
+                                   " (non-positive) that ", absl::StrJoin(refused, ", "), " refuses")
+                    : absl::StrCat("pack-time ", status, ": ", predicate, " accepts ", spec,
+                                   " and the builder raises: ", trimReason(f.value("error", "?")));
+    out[path].push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
 void addEmitDiagnostics(const emit::EmitDocument& doc, const TreeFacts& head, const std::vector<const Row*>& folded,
                         bool hints, std::map<std::string, std::vector<FileDiag>>& out) {
   for (const auto& f : doc.families) {
@@ -42,6 +106,7 @@ void addEmitDiagnostics(const emit::EmitDocument& doc, const TreeFacts& head, co
                              trimReason(s.error), " — its rows cannot fold");
     out[f.path].push_back(std::move(d));
   }
+  addPackTime(doc, head, out);
   if (!hints) return;
   for (const Row* r : folded) {
     const Location& here = r->python.empty() ? r->mirror : r->python;

@@ -8,8 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "analysis/Analysis.h"
-#include "emit/Fold.h"
-#include "emit/TreeKey.h"
 #include "report/Render.h"
 #include "server/Diagnostics.h"
 #include "server/EmitDiagnostics.h"
@@ -181,28 +179,11 @@ struct ImpactServer::Impl {
     auto st = current();
     if (st->generation == publishedGeneration) return settle();
     publishedGeneration = st->generation;
-    std::vector<Row> foldedRows;
-    std::vector<const Row*> folded;
-    const std::vector<Row>* rows = &st->rows;
-    emitApplies = false;
-    if (emitDoc && st->base && st->disk) {
-      // The head the server judged: the working tree with the open buffers overlaid.
-      Snapshot head = *st->disk;
-      for (const auto& [p, ref] : st->headOverrides) {
-        if (ref.id.empty()) head.remove(p);
-        else head.files[p] = ref;
-      }
-      if (emit::treeKey(*st->base) == emitDoc->baseTree && emit::treeKey(head) == emitDoc->headTree) {
-        emitApplies = true;
-        foldedRows = st->rows;
-        emit::foldRows(foldedRows, *emitDoc, foldContextFor(*st->base, head, st->headPairs));
-        for (size_t i = 0; i < foldedRows.size(); ++i)
-          if (foldedRows[i].status == Status::Inert && st->rows[i].status != Status::Inert) folded.push_back(&foldedRows[i]);
-        rows = &foldedRows;
-      }
-    }
-    auto byFile = diagnosticsByFile(*rows);
-    if (emitApplies) addEmitDiagnostics(*emitDoc, st->headFacts, folded, opts.emitterHints, byFile);
+    // The emitter's verdicts, when its last document was made for these trees (R6.6).
+    FoldedState emitFold = emitDoc ? foldState(*st, *emitDoc) : FoldedState{};
+    emitApplies = emitFold.applies;
+    auto byFile = diagnosticsByFile(emitFold.applies ? emitFold.rows : st->rows);
+    if (emitFold.applies) addEmitDiagnostics(*emitDoc, st->headFacts, emitFold.folded, opts.emitterHints, byFile);
     std::map<std::string, std::vector<Diag>> next;
     for (auto& [path, fds] : byFile) {
       // A file that is not in the head (deleted) gets none: an editor would show them on a

@@ -275,5 +275,66 @@ TEST_F(LspEmitter, AHangingBuilderTimesOutAndTheServerKeepsAnswering) {
   for (int pid : children()) EXPECT_NE(::kill(-pid, 0), 0) << "child group " << pid << " still alive";
 }
 
+// A child that dies (exit 3 in the builder, no answer on stdout) is one Warning on its builder
+// with the reason; the server keeps answering, and the next save tries again.
+TEST_F(LspEmitter, AChildThatDiesIsAWarningOnItsBuilderAndTheNextSaveTriesAgain) {
+  LspClient c;
+  c.initialize(repo.dir(), options("auto"));
+  const std::string uri = uriIn(repo, E::kScale);
+  size_t from = c.mark();
+  const std::string original = repo.read(E::kScale);
+  repo.replace(E::kScale, "    b.param(\"n\", I32)\n",
+               "    b.param(\"n\", I32)\n    import os, sys\n    sys.stdout.write('garbage')\n    sys.stdout.flush()\n"
+               "    os._exit(3)\n");
+  save(c, E::kScale);
+  auto died = waitDiags(c, uri, &from, [](const Json& d) { return hasWarningWith(d, "emitter: build_scale failed at the head"); },
+                        60000ms);
+  ASSERT_TRUE(died) << transcript(c);
+  int builderLine = line0(repo, E::kScale, "def build_scale");
+  for (const auto& d : (*died)["diagnostics"])
+    if (d.value("code", "") == "emitter") EXPECT_EQ(d["range"]["start"]["line"], builderLine) << d.dump();
+  expectHoverAnswers(c, uri);
+  repo.write(E::kScale, original);
+  repo.refactorScale();
+  save(c, E::kScale);
+  ASSERT_TRUE(waitDiags(c, uri, &from, kNoWarn, 60000ms)) << transcript(c);
+}
+
+// Pack-time findings (R5) are Warnings on the predicate, naming the spec that exposes them; the
+// shipped variants still fold.
+TEST_F(LspEmitter, PackTimeFindingIsAWarningOnThePredicate) {
+  LspClient c;
+  c.initialize(repo.dir(), options("auto"));
+  const std::string softmax = std::string(E::kLib) + "kernels/gfx950/softmax.py";
+  const std::string uri = uriIn(repo, softmax);
+  size_t from = c.mark();
+  repo.replace(softmax, "    b = IRBuilder(f\"softmax_r{spec.rows}_c{spec.cols}\")\n",
+               "    if spec.rows > 128:\n        raise ValueError(\"rows above 128 need the persistent softmax\")\n"
+               "    b = IRBuilder(f\"softmax_r{spec.rows}_c{spec.cols}\")\n");
+  save(c, softmax);
+  auto found = waitDiags(c, uri, &from, [](const Json& d) { return hasWarningWith(d, "pack-time new: supports_softmax accepts"); },
+                         60000ms);
+  ASSERT_TRUE(found) << transcript(c);
+  int predicateLine = line0(repo, softmax, "def supports_softmax");
+  bool seen = false;
+  for (const auto& d : (*found)["diagnostics"]) {
+    if (d.value("code", "") != "pack-time") continue;
+    EXPECT_EQ(d["range"]["start"]["line"], predicateLine) << d.dump();
+    // A finding the base has too is Information; the new one a Warning.
+    bool fresh = d["message"].get<std::string>().starts_with("pack-time new: ");
+    EXPECT_EQ(d["severity"], fresh ? 2 : 3) << d.dump();
+    if (!fresh) continue;
+    seen = true;
+    EXPECT_EQ(d["range"]["start"]["line"], predicateLine) << d.dump();
+    EXPECT_NE(d["message"].get<std::string>().find("with rows=256 and the builder raises: ValueError: rows above 128"),
+              std::string::npos)
+        << d.dump();
+  }
+  EXPECT_TRUE(seen);
+  // The kernel-code row itself folded: the only warning left is the finding.
+  for (const auto& d : (*found)["diagnostics"])
+    if (d.value("severity", 0) == 2) EXPECT_EQ(d.value("code", ""), "pack-time") << d.dump();
+}
+
 }  // namespace
 }  // namespace impact::testing
