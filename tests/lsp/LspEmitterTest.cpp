@@ -336,5 +336,23 @@ TEST_F(LspEmitter, PackTimeFindingIsAWarningOnThePredicate) {
     if (d.value("severity", 0) == 2) EXPECT_EQ(d.value("code", ""), "pack-time") << d.dump();
 }
 
+// Shutdown kills a running run's children: nothing the emitter started outlives the server.
+TEST_F(LspEmitter, ShutdownKillsTheRunningChildGroups) {
+  LspClient c;
+  c.initialize(repo.dir(), options("auto"));
+  repo.replace(E::kScale, "    b.param(\"n\", I32)\n", "    b.param(\"n\", I32)\n    import time\n    time.sleep(120)\n");
+  save(c, E::kScale);
+  auto t0 = std::chrono::steady_clock::now();
+  while (children().empty() && std::chrono::steady_clock::now() - t0 < 20s) std::this_thread::sleep_for(50ms);
+  ASSERT_FALSE(children().empty()) << transcript(c);
+  std::this_thread::sleep_for(300ms);
+  auto running = children();
+  c.shutdownAndExit();
+  auto code = c.waitExit(10000ms);
+  ASSERT_TRUE(code) << "impactd did not exit";
+  EXPECT_EQ(*code, 0);
+  for (int pid : running) EXPECT_NE(::kill(-pid, 0), 0) << "child group " << pid << " outlived the server";
+}
+
 }  // namespace
 }  // namespace impact::testing
