@@ -26,15 +26,47 @@ std::string trimReason(const std::string& error) {
   return out.empty() ? "no reason given" : out;
 }
 
-FoldedState foldState(const AnalysisState& st, const emit::EmitDocument& doc) {
-  FoldedState out;
-  if (!st.base || !st.disk) return out;
+namespace {
+
+// The head's differences from the disk snapshot: overrides whose content is not the snapshot's.
+std::map<std::string, std::string> changesFromDisk(const AnalysisState& st) {
+  std::map<std::string, std::string> out;
+  for (const auto& [p, ref] : st.headOverrides) {
+    const FileRef* d = st.disk->find(p);
+    if (ref.id.empty() ? d != nullptr : (!d || d->id != ref.id)) out[p] = ref.id;
+  }
+  return out;
+}
+
+Snapshot headSnapshot(const AnalysisState& st) {
   Snapshot head = *st.disk;
   for (const auto& [p, ref] : st.headOverrides) {
     if (ref.id.empty()) head.remove(p);
     else head.files[p] = ref;
   }
-  if (emit::treeKey(*st.base) != doc.baseTree || emit::treeKey(head) != doc.headTree) return out;
+  return head;
+}
+
+}  // namespace
+
+bool EmitMatch::applies(const AnalysisState& st, const emit::EmitDocument& doc) {
+  if (!st.base || !st.disk) return false;
+  std::string docKey = doc.baseTree + "|" + doc.headTree;
+  if (checked_ && docKey == docKey_ && disk_.lock() == st.disk)
+    return matched_ && emit::treeKey(*st.base) == doc.baseTree && changesFromDisk(st) == changes_;
+  // A new document or a new disk snapshot: hash the whole head once.
+  docKey_ = docKey;
+  disk_ = st.disk;
+  checked_ = true;
+  matched_ = emit::treeKey(*st.base) == doc.baseTree && emit::treeKey(headSnapshot(st)) == doc.headTree;
+  changes_ = matched_ ? changesFromDisk(st) : std::map<std::string, std::string>{};
+  return matched_;
+}
+
+FoldedState foldState(const AnalysisState& st, const emit::EmitDocument& doc, EmitMatch& match) {
+  FoldedState out;
+  if (!match.applies(st, doc)) return out;
+  Snapshot head = headSnapshot(st);
   out.applies = true;
   out.rows = st.rows;
   emit::foldRows(out.rows, doc, foldContextFor(*st.base, head, st.headPairs));

@@ -28,7 +28,22 @@ struct FoldedState {
   std::vector<Row> rows;
   std::vector<const Row*> folded;  // into rows: the rows the fold turned inert
 };
-FoldedState foldState(const AnalysisState& st, const emit::EmitDocument& doc);
+// Whether the document was made for the state's trees. The whole working tree is hashed (its tree
+// key) only once per document and disk snapshot; after a match, the files that differ from the disk
+// snapshot (open buffers, re-read files) decide: the same set is the same tree, another is not.
+// So a keystroke costs a walk over the few overrides, never over the tree.
+class EmitMatch {
+ public:
+  bool applies(const AnalysisState& st, const emit::EmitDocument& doc);
+
+ private:
+  std::string docKey_;                    // the document's base and head tree keys
+  std::weak_ptr<const Snapshot> disk_;
+  bool checked_ = false, matched_ = false;
+  std::map<std::string, std::string> changes_;  // path -> id ("" deleted) at the match
+};
+
+FoldedState foldState(const AnalysisState& st, const emit::EmitDocument& doc, EmitMatch& match);
 
 void addEmitDiagnostics(const emit::EmitDocument& doc, const TreeFacts& head, const std::vector<const Row*>& folded,
                         bool hints, std::map<std::string, std::vector<FileDiag>>& out);

@@ -70,6 +70,7 @@ struct ImpactServer::Impl {
   // results are awaited, and impact.emit requests waiting for it.
   std::shared_ptr<const emit::EmitDocument> emitDoc;
   bool emitApplies = false;  // the document was for the trees of the last publish
+  EmitMatch emitMatch;
   uint64_t emitRun = 0;
   bool emitActive = false;  // emitRun has not ended yet
   std::vector<std::function<void(std::string, std::string)>> emitWaiters;
@@ -180,7 +181,7 @@ struct ImpactServer::Impl {
     if (st->generation == publishedGeneration) return settle();
     publishedGeneration = st->generation;
     // The emitter's verdicts, when its last document was made for these trees (R6.6).
-    FoldedState emitFold = emitDoc ? foldState(*st, *emitDoc) : FoldedState{};
+    FoldedState emitFold = emitDoc ? foldState(*st, *emitDoc, emitMatch) : FoldedState{};
     emitApplies = emitFold.applies;
     auto byFile = diagnosticsByFile(emitFold.applies ? emitFold.rows : st->rows);
     if (emitFold.applies) addEmitDiagnostics(*emitDoc, st->headFacts, emitFold.folded, opts.emitterHints, byFile);

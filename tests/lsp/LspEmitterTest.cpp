@@ -110,6 +110,20 @@ TEST_F(LspEmitter, AutoRefactorSaveFoldsTheWarningsAway) {
   ASSERT_TRUE(r && r->contains("result")) << (r ? r->dump() : "timeout");
   std::string text = (*r)["result"]["text"];
   EXPECT_NE(text.find("Runtime impact: NONE"), std::string::npos) << text;
+  // The result holds for the trees it was made for: an unsaved edit brings the warning back,
+  // undoing it takes it away again (no new run: the same tree).
+  size_t runs = children().size();
+  const std::string saved = repo.read(E::kScale);
+  c.notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", saved}}}});
+  from = c.mark();
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                                      {"contentChanges", {{{"text", saved + "\nEXTRA = tiles(1, 1)\n"}}}}});
+  ASSERT_TRUE(waitDiags(c, uri, &from, kWarn)) << transcript(c);
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", uri}, {"version", 3}}}, {"contentChanges", {{{"text", saved}}}}});
+  ASSERT_TRUE(waitDiags(c, uri, &from, kNoWarn)) << transcript(c);
+  EXPECT_EQ(children().size(), runs);
 }
 
 TEST_F(LspEmitter, AutoWithHintsTurnsFoldedRowsIntoHints) {

@@ -82,7 +82,8 @@ export class StatusBar implements vscode.Disposable {
     }
     if (status.emitting !== undefined && status.state !== 'error') {
       icon = '$(sync~spin)';
-      label += ` · emitting ${status.emitting}`;
+      // "0/0" until the run knows how many family builds it has.
+      label += status.emitting.endsWith('/0') ? ' · emitting' : ` · emitting ${status.emitting}`;
     }
     this.item.text = `${icon} impactd: ${label}`;
     this.item.backgroundColor =
