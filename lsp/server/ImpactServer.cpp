@@ -10,6 +10,7 @@
 #include "analysis/Analysis.h"
 #include "report/Render.h"
 #include "server/Diagnostics.h"
+#include "server/BackgroundEmit.h"
 #include "server/EmitDiagnostics.h"
 #include "server/GitSignature.h"
 #include "server/Navigation.h"
@@ -66,34 +67,22 @@ struct ImpactServer::Impl {
   std::mutex reportsMu;
   std::vector<ReportThread> reports;
 
-  // The background emitter (R6.6): its last document (for the trees it names), the run whose
-  // results are awaited, and impact.emit requests waiting for it.
-  std::shared_ptr<const emit::EmitDocument> emitDoc;
-  bool emitApplies = false;  // the document was for the trees of the last publish
-  EmitMatch emitMatch;
-  uint64_t emitRun = 0;
-  bool emitActive = false;  // emitRun has not ended yet
-  std::vector<std::function<void(std::string, std::string)>> emitWaiters;
-  std::unique_ptr<EmitRunner> emitRunner;
+  // The background emitter (R6.6, server/BackgroundEmit.h).
+  std::unique_ptr<BackgroundEmit> emitter;
 
   // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
   Scheduler sched;
 
   Impl(Callbacks c, Options o) : cb(std::move(c)), opts(std::move(o)), ws(opts.layout) {
-    EmitRunEvents ev;
-    ev.progress = [this](uint64_t run, size_t done, size_t total, const std::string& current) {
-      sched.post([this, run, done, total] {
-        if (run == emitRun && emitActive) status.emitting(absl::StrCat(done, "/", total));
-      });
-      if (cb.emitProgress)
-        cb.emitProgress({EmitProgress::Kind::Report, run, done, total,
-                         absl::StrCat(done, "/", total, " family builds", current.empty() ? "" : " · " + current)});
-    };
-    ev.finished = [this](uint64_t run, absl::StatusOr<emit::EmitDocument> doc, emitter::EmitStats stats) {
-      auto shared = std::make_shared<absl::StatusOr<emit::EmitDocument>>(std::move(doc));
-      sched.post([this, run, shared, stats] { emitFinished(run, std::move(*shared), stats); });
-    };
-    emitRunner = std::make_unique<EmitRunner>(std::move(ev));
+    emitter = std::make_unique<BackgroundEmit>(EmitHost{
+        opts, cb, sched, status, [this] { return repo ? root : std::string(); }, [this] { return mergeBase; },
+        [this] { return current(); }, [this] { analyseAndPublish(); },
+        [this] {
+          publishedGeneration = 0;
+          analyseAndPublish();
+        },
+        [this] { settle(); }, [this](Severity sv, const std::string& m, const std::string& k) { message(sv, m, k); },
+        [this](const std::string& k) { shownMessages.erase(k); }, [this](const std::string& m) { log(m); }});
   }
 
   void log(const std::string& s) {
@@ -181,10 +170,10 @@ struct ImpactServer::Impl {
     if (st->generation == publishedGeneration) return settle();
     publishedGeneration = st->generation;
     // The emitter's verdicts, when its last document was made for these trees (R6.6).
-    FoldedState emitFold = emitDoc ? foldState(*st, *emitDoc, emitMatch) : FoldedState{};
-    emitApplies = emitFold.applies;
+    FoldedState emitFold = emitter->fold(*st);
     auto byFile = diagnosticsByFile(emitFold.applies ? emitFold.rows : st->rows);
-    if (emitFold.applies) addEmitDiagnostics(*emitDoc, st->headFacts, emitFold.folded, opts.emitterHints, byFile);
+    if (emitFold.applies)
+      addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);
     std::map<std::string, std::vector<Diag>> next;
     for (auto& [path, fds] : byFile) {
       // A file that is not in the head (deleted) gets none: an editor would show them on a
@@ -234,81 +223,6 @@ struct ImpactServer::Impl {
     std::optional<int64_t> version;
     if (auto it = docs.find(path); it != docs.end()) version = it->second.version;
     if (cb.publish) cb.publish(absPath(path), diags, version);
-  }
-
-  // ----- the background emitter -----
-  // A save touching a Python file: in "auto", the running run is cancelled now and a new one
-  // starts after the debounce (never per keystroke).
-  void emitAfterSave(const std::vector<std::string>& relPaths) {
-    if (opts.emitter != EmitterMode::Auto) return;
-    bool python = false;
-    for (const auto& r : relPaths) python = python || r.ends_with(".py");
-    if (!python) return;
-    if (emitRunner->running()) emitRunner->cancel();
-    sched.postDebounced("emit", opts.emitterDebounce, [this] { maybeStartEmit(); });
-  }
-
-  // Starts a run when a shipped Python module changed in code (a changed kernel-code or kernargs
-  // row on a .py file) and no document for these trees exists yet.
-  void maybeStartEmit() {
-    if (!ready || !repo || mergeBase.empty()) return;
-    analyseAndPublish();
-    if (emitApplies) return;
-    auto st = current();
-    bool shippedPython = false;
-    for (const auto& r : st->rows)
-      if ((r.contract == "kernel-code" || r.contract == "kernargs") && r.status == Status::Changed &&
-          r.python.path.ends_with(".py"))
-        shippedPython = true;
-    if (!shippedPython) return log("emitter: no Python file of the shipped closure changed in code; not run");
-    startEmit();
-  }
-
-  void startEmit() {
-    emitter::EmitOptions o;
-    o.repo = root;
-    o.base = mergeBase;
-    o.head = "";  // the working tree on disk
-    o.familyBudget = opts.emitterFamilyBudget;
-    o.cacheDir = opts.emitterCache;
-    o.jobs = 2;
-    // Cancel the previous run's progress first: its end is reported by emitFinished, dropped there.
-    uint64_t previous = emitRun;
-    if (previous && emitActive && cb.emitProgress)
-      cb.emitProgress({EmitProgress::Kind::End, previous, 0, 0, "cancelled: a newer run replaces it"});
-    emitRun = emitRunner->started() + 1;  // only this worker starts runs
-    emitActive = true;
-    if (cb.emitProgress) cb.emitProgress({EmitProgress::Kind::Begin, emitRun, 0, 0, "emitting"});
-    emitRunner->start(std::move(o));
-    status.emitting("0/0");
-    log("emitter: run " + std::to_string(emitRun) + " started");
-  }
-
-  void emitFinished(uint64_t run, absl::StatusOr<emit::EmitDocument> doc, const emitter::EmitStats& stats) {
-    if (run != emitRun) return;  // a cancelled run replaced by a newer one: its end was reported
-    emitActive = false;
-    status.emitting("");
-    std::string summary, error;
-    if (doc.ok()) {
-      emitDoc = std::make_shared<const emit::EmitDocument>(std::move(*doc));
-      summary = absl::StrCat("emitter: ", stats.families, " families, ", stats.variants, " variants; ", stats.built,
-                             " family builds ran, ", stats.cached, " from the cache");
-      shownMessages.erase("emitter-error");
-      log(summary);
-      publishedGeneration = 0;  // republish with the fold
-      analyseAndPublish();
-    } else {
-      error = std::string(doc.status().message());
-      if (doc.status().code() != absl::StatusCode::kCancelled)
-        message(Severity::Warning, "impactd: the emitter could not run: " + error + " (the next save tries again)",
-                "emitter-error");
-      log("emitter: " + error);
-      settle();
-    }
-    if (cb.emitProgress) cb.emitProgress({EmitProgress::Kind::End, run, 0, 0, doc.ok() ? summary : error});
-    auto waiters = std::move(emitWaiters);
-    emitWaiters.clear();
-    for (auto& w : waiters) w(summary, error);
   }
 
   std::string gitStateSignature() const { return repo ? gitSignatureOf(repo->gitdir()) : ""; }
@@ -428,7 +342,7 @@ ImpactServer::~ImpactServer() {
   }
   impl_->watchCv.notify_all();
   // Any running emitter child group is killed and its thread joined (its end posts a task).
-  impl_->emitRunner->stop();
+  impl_->emitter->stop();
   // The worker first: the task it is running may be the one that starts the git watch.
   impl_->sched.stop();
   if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
@@ -538,7 +452,7 @@ void ImpactServer::filesChanged(const std::vector<std::string>& paths) {
     else I.scheduleAnalysis();
     std::vector<std::string> rels;
     for (const auto& p : paths) rels.push_back(I.rel(p));
-    I.emitAfterSave(rels);
+    I.emitter->afterSave(rels);
   });
 }
 
@@ -680,8 +594,8 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
     if (rr.head.empty())
       for (const auto& [path, doc] : I.docs) rr.overlay[path] = doc.text;
     // The emitter's result, when one was made for the same trees (left out with a note otherwise).
-    if (I.emitDoc && req.base.empty() && req.head.empty()) {
-      rr.emit = I.emitDoc;
+    if (I.emitter->document() && req.base.empty() && req.head.empty()) {
+      rr.emit = I.emitter->document();
       rr.emitIfSameTrees = true;
     }
     Layout layout = I.ws.layout();
@@ -712,18 +626,10 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
 }
 
 void ImpactServer::runEmitter(std::function<void(std::string, std::string)> reply) {
-  impl_->sched.post([this, reply = std::move(reply)] {
-    Impl& I = *impl_;
-    if (I.opts.emitter == EmitterMode::Off)
-      return reply("", "the emitter is off: it runs repository code only in a trusted workspace with the emitter setting "
-                       "\"auto\" or \"manual\"");
-    if (!I.ready || !I.repo || I.mergeBase.empty()) return reply("", "no merge base: nothing to compare");
-    I.emitWaiters.push_back(reply);
-    I.startEmit();
-  });
+  impl_->sched.post([this, reply = std::move(reply)]() mutable { impl_->emitter->runNow(std::move(reply)); });
 }
 
-void ImpactServer::cancelEmitter() { impl_->emitRunner->cancel(); }
+void ImpactServer::cancelEmitter() { impl_->emitter->cancel(); }
 
 void ImpactServer::sync(std::function<void()> fn) {
   impl_->sched.post([this, fn = std::move(fn)] {
