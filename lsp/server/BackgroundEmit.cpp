@@ -1,5 +1,8 @@
 #include "server/BackgroundEmit.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "absl/strings/str_cat.h"
 
 namespace impact::server {
@@ -68,7 +71,8 @@ void BackgroundEmit::start() {
   o.head = "";  // the working tree on disk
   o.familyBudget = host_.opts.emitterFamilyBudget;
   o.cacheDir = host_.opts.emitterCache;
-  o.jobs = 2;
+  // In the background: half the cores, so the editor and the analysis keep theirs.
+  o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency() / 2));
   // The replaced run's progress ends here; what it still reports is dropped (finished()).
   uint64_t previous = run_;
   if (previous && active_ && host_.cb.emitProgress)
