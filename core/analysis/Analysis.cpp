@@ -155,24 +155,37 @@ std::set<std::string> changedPaths(const Snapshot& a, const Snapshot& b) {
   return out;
 }
 
+}  // namespace
+
+emit::FoldContext foldContextFor(const Snapshot& base, const Snapshot& head, const std::vector<KernargsPair>& headPairs) {
+  emit::FoldContext ctx;
+  ctx.changedPaths = changedPaths(base, head);
+  for (const auto& p : headPairs) {
+    if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch) continue;  // launch calls state no kind/size
+    auto& args = ctx.copyArgs["kernargs|" + p.copy.key];
+    for (const auto& a : p.copy.list->args)
+      args.push_back({a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});
+  }
+  return ctx;
+}
+
+namespace {
+
 // SPEC R4.3: folds the rows with the emit document, after checking it was made for these trees.
 absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Snapshot& baseSnap,
                       const Snapshot& headSnap, const TreeFacts& headFacts, const Layout& layout,
                       const std::string& targetTip, Report& rep) {
   const emit::EmitDocument& doc = *req.emit;
   std::string bt = emit::treeKey(baseSnap), ht = emit::treeKey(headSnap);
+  if ((doc.baseTree != bt || doc.headTree != ht) && req.emitIfSameTrees) {
+    rep.notes.push_back("the emitter's last result is for other trees than this report's: not folded");
+    return absl::OkStatus();
+  }
   if (doc.baseTree != bt || doc.headTree != ht)
     return absl::FailedPreconditionError(absl::StrCat(
         "the emit document is for other trees (base ", doc.baseTree, ", head ", doc.headTree,
         "); this report compares base ", bt, " and head ", ht, ": run impact emit for this range"));
-  emit::FoldContext ctx;
-  ctx.changedPaths = changedPaths(baseSnap, headSnap);
-  for (const auto& p : pairKernargs(headFacts, layout)) {
-    if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch) continue;  // launch calls state no kind/size
-    auto& args = ctx.copyArgs["kernargs|" + p.copy.key];
-    for (const auto& a : p.copy.list->args)
-      args.push_back({a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});
-  }
+  emit::FoldContext ctx = foldContextFor(baseSnap, headSnap, pairKernargs(headFacts, layout));
   if (!targetTip.empty()) {
     auto tip = repo.commitSnapshot(targetTip);
     if (!tip.ok()) return tip.status();
@@ -240,6 +253,8 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
           "the repository is bare: there is no working tree to compare; name a head commit (--head REV)");
     return headSnap.status();
   }
+  if (req.head.empty())
+    for (const auto& [path, text] : req.overlay) headSnap->overlay(path, text);
 
   TreeFacts baseFacts = collectFacts(*baseSnap, layout, cache);
   TreeFacts headFacts = collectFacts(*headSnap, layout, cache);

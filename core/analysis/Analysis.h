@@ -1,11 +1,16 @@
 // One report from revisions: resolve them, snapshot base and head, extract, judge, roll up.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "contracts/Kernargs.h"
 #include "emit/EmitDocument.h"
+#include "emit/Fold.h"
+#include "git/Snapshot.h"
 #include "extract/Extract.h"
 #include "model/Layout.h"
 #include "model/Report.h"
@@ -21,9 +26,16 @@ struct ReportRequest {
   // when there is one, else the monorepo's defaults.
   std::string config;
   std::string genericTargets;  // overrides the layout's generic-target table when set
+  // Unsaved editor buffers (repository-relative path -> content), laid over the working tree
+  // when head is "" (SPEC R1.1: the head is the working tree with the open buffers overlaid).
+  std::map<std::string, std::string> overlay;
   // An emit document (impact emit) to fold (core/emit/Fold.h); refused when it was made for other
   // trees than this report's base and head.
   std::shared_ptr<const emit::EmitDocument> emit;
+  // When set, a document made for other trees is left out with a note instead of refused (the
+  // language server's impact.run: it includes the emit result only when one for the same trees
+  // exists).
+  bool emitIfSameTrees = false;
 };
 
 // With a target tip, base-vs-merged is judged as well: the head commit merged into the tip in
@@ -36,6 +48,10 @@ class Repository;
 // The layout a request runs with: its --config file, else .impactd.yaml at the work tree's
 // root, else `defaults`. A configuration that does not read is an error naming the file.
 absl::StatusOr<Layout> layoutFor(const ReportRequest& req, const Repository& repo, const Layout& defaults);
+
+// The fold's context for a head the caller already judged (the language server's working tree):
+// the paths that differ between base and head, and the head's copies of argument lists.
+emit::FoldContext foldContextFor(const Snapshot& base, const Snapshot& head, const std::vector<KernargsPair>& headPairs);
 
 absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout, ExtractCache& cache);
 

@@ -237,6 +237,7 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
     }
   }
   runJobs(jobs, *driver, cache, doc.flavor, opts, runDeadline, stats);
+  if (opts.cancel && opts.cancel->load()) return absl::CancelledError("the emitter run was cancelled");
 
   std::map<std::pair<std::string, bool>, std::vector<const Job*>> chunks;
   for (const auto& j : jobs) chunks[{j.family, j.head}].push_back(&j);

@@ -3,6 +3,8 @@
 // its own sandboxed child with a budget; results are cached per family (cache/FamilyCache.h).
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -20,6 +22,11 @@ struct EmitOptions {
   double runBudget = 3600;    // seconds for the whole run
   bool progress = false;      // a progress line on stderr
   bool probe = true;          // pack-time predicate tables (R5)
+  // Set by another thread: running children's groups are killed, no further one starts, and
+  // runEmit returns a Cancelled error (nothing of the cancelled calls is cached).
+  const std::atomic<bool>* cancel = nullptr;
+  // Called (from the worker threads, serialised) when a family build starts or ends.
+  std::function<void(size_t done, size_t total, const std::string& current)> onProgress;
 };
 
 struct EmitStats {

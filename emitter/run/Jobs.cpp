@@ -1,6 +1,7 @@
 #include "run/Jobs.h"
 
 #include <atomic>
+#include <functional>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -17,11 +18,13 @@ namespace {
 
 class Progress {
  public:
-  Progress(bool on, size_t total) : on_(on), total_(total), start_(Clock::now()) {}
+  Progress(bool on, size_t total, std::function<void(size_t, size_t, const std::string&)> cb)
+      : on_(on), total_(total), start_(Clock::now()), cb_(std::move(cb)) {}
   void update(const std::string& current, bool finished) {
-    if (!on_) return;
     std::lock_guard<std::mutex> lock(mu_);
     if (finished) ++done_;
+    if (cb_) cb_(done_, total_, current);
+    if (!on_) return;
     double s = std::chrono::duration<double>(Clock::now() - start_).count();
     std::fprintf(stderr, "\r\033[Kemit: %zu/%zu family builds · %s · %.1fs", done_, total_, current.c_str(), s);
     std::fflush(stderr);
@@ -34,6 +37,7 @@ class Progress {
   bool on_;
   size_t total_, done_ = 0;
   Clock::time_point start_;
+  std::function<void(size_t, size_t, const std::string&)> cb_;
   std::mutex mu_;
 };
 
@@ -48,7 +52,7 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
     if (primary.emplace(jobs[i].cacheKey, i).second) toRun.push_back(i);
   std::atomic<size_t> next{0};
   std::atomic<size_t> built{0}, cached{0};
-  Progress progress(opts.progress, toRun.size());
+  Progress progress(opts.progress, toRun.size(), opts.onProgress);
   auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.familyBudget));
   auto work = [&] {
     for (size_t n = next++; n < toRun.size(); n = next++) {
@@ -63,6 +67,12 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
         continue;
       }
       progress.update(label, false);
+      if (opts.cancel && opts.cancel->load()) {  // cancelled: nothing more starts
+        j.side.status = "timed_out";
+        j.side.error = "cancelled";
+        progress.update(label, true);
+        continue;
+      }
       if (Clock::now() >= runDeadline) {  // never started: the whole run's time is up
         j.side.status = "timed_out";
         j.side.error = "not started: the whole run's timeout had passed";
@@ -70,7 +80,13 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
         continue;
       }
       auto deadline = std::min(Clock::now() + budget, runDeadline);
-      DriverOutcome o = callDriver(driver, j.request, flavor, deadline, nullptr);
+      DriverOutcome o = callDriver(driver, j.request, flavor, deadline, opts.cancel);
+      if (opts.cancel && opts.cancel->load()) {  // killed by the cancel: not an answer, never cached
+        j.side.status = "timed_out";
+        j.side.error = "cancelled";
+        progress.update(label, true);
+        continue;
+      }
       j.side.built = true;
       ++built;
       j.side.status = o.status;

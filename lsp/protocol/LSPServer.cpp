@@ -312,6 +312,15 @@ class LSPServer {
       return;
     }
     if (!initialized_ || shutdown_) return;  // LSP: notifications before initialize are dropped
+    if (method == "window/workDoneProgress/cancel") {
+      if (const json::Object* o = params.getAsObject())
+        if (const json::Value* t = o->get("token")) {
+          std::lock_guard<std::mutex> lock(emitMu_);
+          for (const auto& [run, token] : emitTokens_)
+            if (token == *t) server_->cancelEmitter();
+        }
+      return;
+    }
     std::string err;
     auto bad = [&](const std::string& what) { log(Level::Error, "invalid " + method + " params: " + what); };
     if (method == "initialized") return onInitialized();
@@ -386,8 +395,16 @@ class LSPServer {
     if (root.empty())
       if (auto p = o->getString("rootPath")) root = p->str();
     std::string target;
-    if (const json::Object* io = o->getObject("initializationOptions"))
+    server::Options opts;
+    if (const json::Object* io = o->getObject("initializationOptions")) {
       if (auto t = io->getString("target")) target = t->str();
+      // The emitter runs repository code: only when the client says the workspace is trusted.
+      if (auto e = io->getString("emitter")) opts.emitter = server::emitterModeFrom(e->str());
+      if (auto ms = io->getInteger("emitterDebounceMs")) opts.emitterDebounce = std::chrono::milliseconds(std::max<int64_t>(0, *ms));
+      if (auto h = io->getBoolean("emitterHints")) opts.emitterHints = *h;
+      if (auto b = io->getNumber("emitterFamilyTimeoutS")) opts.emitterFamilyBudget = std::max(0.1, *b);
+      if (auto c = io->getString("emitterCache")) opts.emitterCache = c->str();
+    }
     // Client capabilities that change what we send.
     if (const json::Object* caps = o->getObject("capabilities")) {
       if (const json::Object* td = caps->getObject("textDocument"))
@@ -418,9 +435,9 @@ class LSPServer {
     };
     cb.log = [this](const std::string& m) { log(Level::Info, m); };
     cb.status = [this](const server::ServerStatus& st) {
-      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message}));
+      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message, st.emitting}));
     };
-    server::Options opts;
+    cb.emitProgress = [this](const server::EmitProgress& p) { emitProgress(p); };
     opts.gitPoll = cfg_.gitPoll;
     if (!cfg_.noCache) opts.cacheDir = cfg_.cacheDir.empty() ? DiskCache::defaultDir() : cfg_.cacheDir;
     server_ = std::make_unique<ImpactServer>(std::move(cb), opts);
@@ -433,7 +450,7 @@ class LSPServer {
         {"definitionProvider", true},
         {"referencesProvider", true},
         {"codeActionProvider", json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
-        {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.showMirror"}}}},
+        {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.emit", "impact.showMirror"}}}},
     };
     send(id, json::Value(json::Object{{"capabilities", std::move(caps)},
                                       {"serverInfo", json::Object{{"name", "impactd"}, {"version", IMPACT_VERSION}}}}));
@@ -469,6 +486,13 @@ class LSPServer {
       call("window/showDocument", toJSON(ShowDocumentParams{uri->str(), range, true}));
       return send(id, json::Value(nullptr));
     }
+    if (p.command == "impact.emit") {
+      auto reply = replier(id);
+      return server_->runEmitter([reply](std::string summary, std::string error) mutable {
+        if (!error.empty()) return reply(llvm::make_error<L::LSPError>("impact.emit: " + error, L::ErrorCode(kRequestFailed)));
+        reply(json::Value(json::Object{{"summary", summary}}));
+      });
+    }
     if (p.command != "impact.run") return replyError(id, kInvalidParams, "unknown command: " + p.command);
     server::RunRequest req;
     if (arg) {
@@ -498,6 +522,36 @@ class LSPServer {
           else llvm::consumeError(parsed.takeError());
           reply(json::Value(json::Object{{"text", r->text}, {"report", std::move(report)}}));
         });
+  }
+
+  // The emitter's runs as work-done progress, cancellable by the client
+  // (window/workDoneProgress/cancel), one token per run.
+  void emitProgress(const server::EmitProgress& p) {
+    using K = server::EmitProgress::Kind;
+    json::Value token = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(emitMu_);
+      if (p.kind == K::Begin) {
+        if (!workDoneProgress_) return;
+        emitTokens_.insert_or_assign(p.run, json::Value(llvm::formatv("impact.emit-{0}", p.run).str()));
+      }
+      auto it = emitTokens_.find(p.run);
+      if (it == emitTokens_.end()) return;
+      token = it->second;
+      if (p.kind == K::End) emitTokens_.erase(it);
+    }
+    json::Object value;
+    if (p.kind == K::Begin) {
+      call("window/workDoneProgress/create", json::Object{{"token", token}});
+      value = json::Object{{"kind", "begin"}, {"title", "impactd emitter"}, {"cancellable", true}, {"percentage", 0},
+                           {"message", p.message}};
+    } else if (p.kind == K::Report) {
+      value = json::Object{{"kind", "report"}, {"cancellable", true}, {"message", p.message}};
+      if (p.total) value["percentage"] = int64_t(p.done * 100 / p.total);
+    } else {
+      value = json::Object{{"kind", "end"}, {"message", p.message}};
+    }
+    notify("$/progress", json::Object{{"token", token}, {"value", std::move(value)}});
   }
 
   Diagnostic toProtocol(const server::Diag& d) {
@@ -540,6 +594,8 @@ class LSPServer {
   ServerConfig cfg_;
   std::mutex outMu_, errMu_, pendingMu_;
   std::map<std::string, std::shared_ptr<Pending>> pending_;
+  std::mutex emitMu_;
+  std::map<uint64_t, json::Value> emitTokens_;  // the emitter's runs in progress
   std::unique_ptr<ImpactServer> server_;
   bool initialized_ = false, shutdown_ = false, exitRequested_ = false;
   bool hoverMarkdown_ = false, watchDynamic_ = false, workDoneProgress_ = false, showDocument_ = false, staleCancel_ = false;

@@ -143,9 +143,12 @@ struct StatusParams {
   std::string state;
   int mismatches = 0, changed = 0;
   std::string message;
+  std::string emitting;  // "done/total" while the background emitter runs; absent otherwise
 };
 inline json::Value toJSON(const StatusParams& p) {
-  return json::Object{{"state", p.state}, {"mismatches", p.mismatches}, {"changed", p.changed}, {"message", p.message}};
+  json::Object o{{"state", p.state}, {"mismatches", p.mismatches}, {"changed", p.changed}, {"message", p.message}};
+  if (!p.emitting.empty()) o["emitting"] = p.emitting;
+  return o;
 }
 
 }  // namespace impact::lsp

@@ -11,6 +11,8 @@
 #include "cache/DiskCache.h"
 #include "report/Render.h"
 #include "server/Diagnostics.h"
+#include "server/BackgroundEmit.h"
+#include "server/EmitDiagnostics.h"
 #include "server/GitSignature.h"
 #include "server/Navigation.h"
 #include "server/Positions.h"
@@ -67,12 +69,25 @@ struct ImpactServer::Impl {
   std::mutex reportsMu;
   std::vector<ReportThread> reports;
 
+  // The background emitter (R6.6, server/BackgroundEmit.h).
+  std::unique_ptr<BackgroundEmit> emitter;
+
   // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
   Scheduler sched;
 
   Impl(Callbacks c, Options o)
       : cb(std::move(c)), opts(std::move(o)), disk(opts.cacheDir.empty() ? nullptr : std::make_shared<DiskCache>(opts.cacheDir)),
-        ws(opts.layout, withDisk(std::make_shared<ExtractCache>())) {}
+        ws(opts.layout, withDisk(std::make_shared<ExtractCache>())) {
+    emitter = std::make_unique<BackgroundEmit>(EmitHost{
+        opts, cb, sched, status, [this] { return repo ? root : std::string(); }, [this] { return mergeBase; },
+        [this] { return current(); }, [this] { analyseAndPublish(); },
+        [this] {
+          publishedGeneration = 0;
+          analyseAndPublish();
+        },
+        [this] { settle(); }, [this](Severity sv, const std::string& m, const std::string& k) { message(sv, m, k); },
+        [this](const std::string& k) { shownMessages.erase(k); }, [this](const std::string& m) { log(m); }});
+  }
   std::shared_ptr<ExtractCache> withDisk(std::shared_ptr<ExtractCache> c) const {
     if (disk) c->setStore(disk);
     return c;
@@ -162,7 +177,11 @@ struct ImpactServer::Impl {
     auto st = current();
     if (st->generation == publishedGeneration) return settle();
     publishedGeneration = st->generation;
-    auto byFile = diagnosticsByFile(st->rows);
+    // The emitter's verdicts, when its last document was made for these trees (R6.6).
+    FoldedState emitFold = emitter->fold(*st);
+    auto byFile = diagnosticsByFile(emitFold.applies ? emitFold.rows : st->rows);
+    if (emitFold.applies)
+      addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);
     std::map<std::string, std::vector<Diag>> next;
     for (auto& [path, fds] : byFile) {
       // A file that is not in the head (deleted) gets none: an editor would show them on a
@@ -337,6 +356,8 @@ ImpactServer::~ImpactServer() {
     impl_->stopping = true;
   }
   impl_->watchCv.notify_all();
+  // Any running emitter child group is killed and its thread joined (its end posts a task).
+  impl_->emitter->stop();
   // The worker first: the task it is running may be the one that starts the git watch.
   impl_->sched.stop();
   if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
@@ -444,6 +465,9 @@ void ImpactServer::filesChanged(const std::vector<std::string>& paths) {
     }
     if (git) I.refreshFromGit();
     else I.scheduleAnalysis();
+    std::vector<std::string> rels;
+    for (const auto& p : paths) rels.push_back(I.rel(p));
+    I.emitter->afterSave(rels);
   });
 }
 
@@ -581,6 +605,14 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
     rr.base = !req.base.empty() ? req.base : (!I.targetId.empty() ? I.targetId : I.target);
     rr.head = req.head;
     rr.targetTip = req.targetTip;
+    // The open buffers, unsaved edits included (R1.1): the report sees what the diagnostics see.
+    if (rr.head.empty())
+      for (const auto& [path, doc] : I.docs) rr.overlay[path] = doc.text;
+    // The emitter's result, when one was made for the same trees (left out with a note otherwise).
+    if (I.emitter->document() && req.base.empty() && req.head.empty()) {
+      rr.emit = I.emitter->document();
+      rr.emitIfSameTrees = true;
+    }
     Layout layout = I.ws.layout();
     std::lock_guard<std::mutex> lock(I.reportsMu);
     std::erase_if(I.reports, [](Impl::ReportThread& t) {
@@ -608,6 +640,12 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
     I.reports.push_back({std::move(th), done});
   });
 }
+
+void ImpactServer::runEmitter(std::function<void(std::string, std::string)> reply) {
+  impl_->sched.post([this, reply = std::move(reply)]() mutable { impl_->emitter->runNow(std::move(reply)); });
+}
+
+void ImpactServer::cancelEmitter() { impl_->emitter->cancel(); }
 
 void ImpactServer::sync(std::function<void()> fn) {
   impl_->sched.post([this, fn = std::move(fn)] {

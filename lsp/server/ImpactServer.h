@@ -16,6 +16,7 @@
 
 #include "analysis/Workspace.h"
 #include "git/Repository.h"
+#include "server/EmitRunner.h"
 #include "server/Scheduler.h"
 #include "server/Status.h"
 #include "server/Types.h"
@@ -29,6 +30,8 @@ struct Callbacks {
   std::function<void(const std::string&)> log;
   // impactd/status: sent only when it changes (server/Status.h).
   std::function<void(const ServerStatus&)> status;
+  // The background emitter's progress (from the emitter's thread).
+  std::function<void(const EmitProgress&)> emitProgress;
 };
 
 struct Options {
@@ -37,6 +40,13 @@ struct Options {
   std::chrono::milliseconds gitPoll{1000};  // how often .git/HEAD, refs and the index are checked
   // The persistent extraction cache shared with `impact` (core/cache/DiskCache.h); "" = none.
   std::string cacheDir;
+  // The emitter (SPEC R6.6): repository code runs only when the client says the workspace is
+  // trusted ("auto": after a save touching shipped Python, "manual": on impact.emit only).
+  EmitterMode emitter = EmitterMode::Off;
+  std::chrono::milliseconds emitterDebounce{3000};
+  bool emitterHints = false;     // folded rows become Hints instead of disappearing
+  double emitterFamilyBudget = 300;  // seconds per family build
+  std::string emitterCache;      // "" = the emitter's default cache folder
 };
 
 class ImpactServer {
@@ -68,6 +78,12 @@ class ImpactServer {
   // between phases.
   void runImpact(RunRequest req, std::function<void(const std::string&)> progress, Cancelled cancelled,
                  std::function<void(std::optional<RunResult>, std::string error)> reply);
+
+  // impact.emit: runs the emitter now (cancelling a running run); reply when it ends, with a
+  // one-line summary or the error. Refused when the emitter is off.
+  void runEmitter(std::function<void(std::string summary, std::string error)> reply);
+  // The client cancelled the emitter's progress: the running run's children are killed.
+  void cancelEmitter();
 
   // For tests and benchmarks: runs fn on the worker after everything posted so far.
   void sync(std::function<void()> fn);

@@ -21,7 +21,7 @@ void StatusTracker::set(ServerStatus s) {
   if (send_) send_(last_);
 }
 
-void StatusTracker::starting() { set({ServerStatus::State::Starting, 0, 0, ""}); }
+void StatusTracker::starting() { set({ServerStatus::State::Starting, 0, 0, "", last_.emitting}); }
 
 void StatusTracker::analysing() {
   ServerStatus s = last_;
@@ -43,9 +43,16 @@ void StatusTracker::settled(const std::vector<std::vector<Diag>>& published, con
   s.mismatches = static_cast<int>(mismatches.size());
   s.changed = static_cast<int>(changed.size());
   s.message = problem.empty() ? summary : problem;
+  s.emitting = last_.emitting;
   set(std::move(s));
 }
 
-void StatusTracker::failed(const std::string& problem) { set({ServerStatus::State::Error, 0, 0, problem}); }
+void StatusTracker::failed(const std::string& problem) { set({ServerStatus::State::Error, 0, 0, problem, last_.emitting}); }
+
+void StatusTracker::emitting(const std::string& progress) {
+  ServerStatus s = last_;
+  s.emitting = progress;
+  set(std::move(s));
+}
 
 }  // namespace impact::server

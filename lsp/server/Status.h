@@ -18,6 +18,7 @@ struct ServerStatus {
   int mismatches = 0;  // rows whose diagnostics are mismatches (Errors), pre-existing ones apart
   int changed = 0;     // rows whose diagnostics ask for a device run (Warnings)
   std::string message;
+  std::string emitting;  // while the background emitter runs: "done/total" family builds ("0/0" at its start)
   bool operator==(const ServerStatus&) const = default;
 };
 
@@ -36,6 +37,8 @@ class StatusTracker {
   void settled(const std::vector<std::vector<Diag>>& published, const std::string& problem, const std::string& summary);
   // The analysis cannot run at all (no repository): no counts.
   void failed(const std::string& problem);
+  // The background emitter's progress ("" when it is not running); kept across the other states.
+  void emitting(const std::string& progress);
 
   const ServerStatus& current() const { return last_; }
 

@@ -78,4 +78,12 @@ struct RunResult {
   std::string json;  // the JSON report (docs/report-json.md)
 };
 
+// The background emitter's work-done progress (families done / total).
+struct EmitProgress {
+  enum class Kind { Begin, Report, End } kind = Kind::Begin;
+  uint64_t run = 0;
+  size_t done = 0, total = 0;
+  std::string message;
+};
+
 }  // namespace impact::server

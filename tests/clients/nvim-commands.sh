@@ -26,6 +26,7 @@ has() { grep -qE "$1" "$work/out"; }
 has '^OK target target main, merge base [0-9a-f]{12}$' || fail "the target option did not reach the server"
 has '^OK status_line impactd: ready, 1 mismatch, [0-9]+ changed$' || fail "status_line()"
 has '^OK ImpactRun [0-9]+ lines, Runtime impact: BREAKS$' || fail ":ImpactRun"
+has '^OK emitter off, :ImpactEmit$' || fail "the emitter option (default off) or :ImpactEmit"
 has "^HEALTH  *- OK:? binary: $impactd \(impactd [^)]+\)$" || fail ":checkhealth impactd does not show the binary"
 has '^HEALTH  *- OK:? state: ready, 1 mismatch, [0-9]+ changed — target main' || fail ":checkhealth impactd does not show the state"
 has "^NOTIFY impactd: cannot start '/nonexistent/impactd'; set cmd in require" || fail "no notification that the server cannot start"

@@ -40,6 +40,10 @@ local function main()
     return client ~= nil
   end, 50), 'no client')
   assert(client.config.init_options.target == 'main', 'init_options.target: ' .. vim.inspect(client.config.init_options))
+  -- The emitter runs repository code: off unless setup{ emitter = ... } says otherwise.
+  assert(client.config.init_options.emitter == 'off', 'init_options.emitter: ' .. vim.inspect(client.config.init_options))
+  assert(vim.fn.exists(':ImpactEmit') == 2, 'no :ImpactEmit')
+  out('OK emitter ' .. client.config.init_options.emitter .. ', :ImpactEmit')
   assert(vim.wait(10000, function()
     local s = impactd.statuses[client.id]
     return s ~= nil and s.state == 'ready'

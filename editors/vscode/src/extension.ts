@@ -1,7 +1,10 @@
 // VS Code client for impactd, the language server that says whether a change breaks the
 // hipDNN kernel ingestor at run time. The server does the work; this file starts it, passes
-// the settings on, adds the commands "impactd: Run impact", "impactd: Restart server" and
-// "impactd: Show output", and a status bar item with the server's state (statusBar.ts).
+// the settings on, adds the commands "impactd: Run impact", "impactd: Run emitter", "impactd:
+// Restart server" and "impactd: Show output", and a status bar item with the server's state
+// (statusBar.ts). The emitter runs repository code: it is passed as "auto" or "manual" only when
+// the workspace is trusted (and the setting impactd.emitter allows it); the server restarts when
+// trust is granted.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -37,11 +40,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusBar,
     vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => outputChannel.show(true)),
     vscode.commands.registerCommand('impactd.run', runImpact),
+    vscode.commands.registerCommand('impactd.emit', runEmitter),
+    // Trust granted: a new server, started with the emitter the setting asks for.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restartServer()),
     vscode.commands.registerCommand('impactd.restart', restartServer),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The target reaches a running server through workspace/didChangeConfiguration;
       // a new binary or new arguments need a new process.
-      if (e.affectsConfiguration('impactd.path') || e.affectsConfiguration('impactd.arguments')) {
+      if (
+        e.affectsConfiguration('impactd.path') ||
+        e.affectsConfiguration('impactd.arguments') ||
+        e.affectsConfiguration('impactd.emitter')
+      ) {
         void restartServer();
       }
     }),
@@ -54,13 +64,22 @@ export async function deactivate(): Promise<void> {
 }
 
 /** The settings as the user wrote them, with the defaults of package.json. */
-function settings(): { command: string; args: string[]; target: string } {
+function settings(): { command: string; args: string[]; target: string; emitter: string } {
   const config = vscode.workspace.getConfiguration(SECTION);
   return {
     command: (config.get<string>('path') ?? '').trim() || 'impactd',
     args: config.get<string[]>('arguments') ?? [],
     target: (config.get<string>('target') ?? '').trim(),
+    emitter: config.get<string>('emitter') ?? 'auto',
   };
+}
+
+/** The emitter mode passed to the server: "off" unless the workspace is trusted. */
+export function emitterMode(trusted: boolean, setting: string): 'auto' | 'manual' | 'off' {
+  if (!trusted) {
+    return 'off';
+  }
+  return setting === 'manual' ? 'manual' : setting === 'off' ? 'off' : 'auto';
 }
 
 /**
@@ -152,8 +171,14 @@ async function startServer(): Promise<boolean> {
     })),
     // Read at every (re)start, so a changed target is used by the next server too.
     initializationOptions: () => {
-      const { target } = settings();
-      return target ? { target } : undefined;
+      const { target, emitter } = settings();
+      const options: { target?: string; emitter: string } = {
+        emitter: emitterMode(vscode.workspace.isTrusted, emitter),
+      };
+      if (target) {
+        options.target = target;
+      }
+      return options;
     },
     synchronize: { configurationSection: SECTION },
     outputChannel,
@@ -281,4 +306,33 @@ async function runImpact(): Promise<void> {
     language: 'plaintext',
   });
   await vscode.window.showTextDocument(document, { preview: false });
+}
+
+/**
+ * "impactd: Run emitter": impact.emit (the server shows its own cancellable progress; the status
+ * bar item shows the family builds done). Refused by the server when the emitter is off.
+ */
+async function runEmitter(): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(
+      'impactd: the emitter runs the repository\'s Python; trust this workspace to run it.',
+    );
+    return;
+  }
+  if (!client || client.state !== State.Running) {
+    await stopServer();
+    if (!(await startServer())) {
+      return;
+    }
+  }
+  try {
+    const result = (await client!.sendRequest(ExecuteCommandRequest.type, {
+      command: 'impact.emit',
+      arguments: [],
+    })) as { summary?: string } | null;
+    vscode.window.setStatusBarMessage(`impactd: ${result?.summary ?? 'emitter done'}`, 5000);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`impactd: ${message}`);
+  }
 }

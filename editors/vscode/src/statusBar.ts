@@ -11,6 +11,8 @@ export interface ServerStatus {
   mismatches?: number;
   changed?: number;
   message?: string;
+  /** "done/total" family builds while the background emitter runs. */
+  emitting?: string;
 }
 
 export const SHOW_OUTPUT_COMMAND = 'impactd.showOutput';
@@ -77,6 +79,11 @@ export class StatusBar implements vscode.Disposable {
       default:
         icon = mismatches > 0 ? '$(error)' : '$(check)';
         label = mismatches > 0 ? `${mismatches} mismatch${mismatches === 1 ? '' : 'es'}` : 'ready';
+    }
+    if (status.emitting !== undefined && status.state !== 'error') {
+      icon = '$(sync~spin)';
+      // "0/0" until the run knows how many family builds it has.
+      label += status.emitting.endsWith('/0') ? ' · emitting' : ` · emitting ${status.emitting}`;
     }
     this.item.text = `${icon} impactd: ${label}`;
     this.item.backgroundColor =

@@ -1,8 +1,9 @@
 -- impactd for Neovim: starts the impactd language server for python, cpp, json and yaml
 -- buffers (one client per project root), keeps the server's state (impactd/status) and adds
--- :ImpactRun and :ImpactInfo.
+-- :ImpactRun, :ImpactEmit and :ImpactInfo.
 --
 --   require('impactd').setup{}   -- or setup{ cmd = '/path/to/impactd', target = 'origin/develop' }
+--   setup{ emitter = 'auto' }    -- run the emitter (repository code!) in trusted projects only
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client) and 0.8+ (vim.lsp.start).
 
@@ -11,6 +12,10 @@ local M = {}
 local defaults = {
   cmd = { 'impactd' },
   target = nil, -- branch or revision compared with; nil: the server's default
+  -- The emitter runs the repository's own Python builders (docs/emitter.md): 'auto' (after a
+  -- save that changes a shipped Python module), 'manual' (:ImpactEmit only) or 'off'. Neovim has
+  -- no workspace trust: set it only for repositories you trust.
+  emitter = 'off',
   filetypes = { 'python', 'cpp', 'json', 'yaml' },
   root_markers = { '.git' },
   on_attach = nil, -- function(client, bufnr)
@@ -79,8 +84,9 @@ local function client_config(root)
     on_attach = config.on_attach,
     handlers = { ['impactd/status'] = on_status },
   }
+  cfg.init_options = { emitter = config.emitter or 'off' }
   if config.target then
-    cfg.init_options = { target = config.target }
+    cfg.init_options.target = config.target
     cfg.settings = { impactd = { target = config.target } }
   end
   if not has_start then
@@ -181,6 +187,30 @@ function M.run()
   end
 end
 
+--- :ImpactEmit: impact.emit (the emitter now; refused by the server when emitter = 'off').
+function M.emit()
+  local client = M.current_client()
+  if not client then
+    notify('no server is running; open a python, cpp, json or yaml file first', vim.log.levels.ERROR)
+    return
+  end
+  notify('running the emitter…')
+  local params = { command = 'impact.emit', arguments = {} }
+  local function on_result(err, result)
+    if err then
+      notify('impact.emit failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    else
+      notify(type(result) == 'table' and result.summary or 'emitter done')
+    end
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  if vim.fn.has('nvim-0.11') == 1 then
+    client:request('workspace/executeCommand', params, on_result, bufnr)
+  else
+    client.request('workspace/executeCommand', params, on_result, bufnr)
+  end
+end
+
 --- The server's state in a few words, for a statusline: "impactd: ready, 1 mismatch, 3 changed".
 function M.status_line()
   local client = M.current_client()
@@ -191,8 +221,8 @@ function M.status_line()
   if s.state == 'error' then
     return 'impactd: error'
   end
-  return string.format('impactd: %s, %d mismatch%s, %d changed', s.state, s.mismatches or 0,
-    (s.mismatches or 0) == 1 and '' or 'es', s.changed or 0)
+  return string.format('impactd: %s, %d mismatch%s, %d changed%s', s.state, s.mismatches or 0,
+    (s.mismatches or 0) == 1 and '' or 'es', s.changed or 0, s.emitting and (', emitting ' .. s.emitting) or '')
 end
 
 function M.config()
@@ -218,6 +248,7 @@ function M.setup(opts)
     end,
   })
   vim.api.nvim_create_user_command('ImpactRun', M.run, { desc = 'impactd: run impact' })
+  vim.api.nvim_create_user_command('ImpactEmit', M.emit, { desc = 'impactd: run the emitter' })
   vim.api.nvim_create_user_command('ImpactInfo', function()
     require('impactd.info').show()
   end, { desc = 'impactd: binary, root, client and server state' })
