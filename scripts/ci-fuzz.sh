@@ -11,6 +11,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
 start=$(date +%s)
 bash scripts/sanitizer-build.sh build-asan address,undefined ON
-# One target at a time: each uses the machine's cores for its own threads.
-(cd build-asan && ctest -L fuzz --output-on-failure)
+# Targets in parallel, one per core: a libFuzzer run is one thread.
+(cd build-asan && ctest -L fuzz -j "$(nproc)" --output-on-failure)
 echo "ci-fuzz: $(($(date +%s) - start)) s"

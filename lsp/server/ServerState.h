@@ -1,0 +1,358 @@
+// The state behind ImpactServer (one per server): the workspace, open documents, published
+// diagnostics, the git watch, report threads and the background emitter. Private to lsp/server:
+// ImpactServer.cpp (lifecycle, documents, git, impact.run) and Requests.cpp (hover,
+// definition, references, code actions) share it.
+#pragma once
+
+#include "server/ImpactServer.h"
+
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "analysis/Analysis.h"
+#include "cache/DiskCache.h"
+#include "report/Render.h"
+#include "server/Diagnostics.h"
+#include "server/BackgroundEmit.h"
+#include "server/EmitDiagnostics.h"
+#include "server/GitSignature.h"
+#include "server/Navigation.h"
+#include "server/Positions.h"
+#include "server/QuickFix.h"
+
+
+namespace impact::server {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct ImpactServer::Impl {
+  Callbacks cb;
+  Options opts;
+  std::shared_ptr<DiskCache> disk;  // shared with impact and other servers; null: none
+  Workspace ws;
+  std::shared_ptr<Repository> repo;
+  // The work tree with a trailing '/': as the client names it (through a symlink, say), which
+  // is how paths are published; and with symlinks resolved (libgit2's view).
+  std::string root, realRoot;
+  std::string target, targetId, headId, mergeBase;
+  bool ready = false;
+  // Why the analysis cannot run as asked (no merge base, ...): the status says it while it lasts.
+  std::string problem, summary;
+  StatusTracker status{[this](const ServerStatus& s) {
+    if (cb.status) cb.status(s);
+  }};
+
+  struct Doc {
+    std::string text;
+    int64_t version = 0;
+  };
+  std::map<std::string, Doc> docs;  // by repository-relative path
+  std::map<std::string, std::vector<Diag>> published;
+  uint64_t publishedGeneration = 0;
+  double analyseMs = 20;  // moving average, for the debounce
+
+  mutable std::mutex epochMu;
+  std::map<std::string, int64_t> epochs;
+
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> contentById;
+
+  // The git watch: polled on its own thread, reported as a task.
+  std::thread gitWatch;
+  std::mutex watchMu;
+  std::condition_variable watchCv;
+  bool stopping = false;
+  std::string gitSignature;
+
+  // impact.run threads; a finished one is joined when the next starts, the rest at exit.
+  struct ReportThread {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::mutex reportsMu;
+  std::vector<ReportThread> reports;
+
+  // The background emitter (R6.6, server/BackgroundEmit.h).
+  std::unique_ptr<BackgroundEmit> emitter;
+
+  // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
+  Scheduler sched;
+
+  Impl(Callbacks c, Options o)
+      : cb(std::move(c)), opts(std::move(o)), disk(opts.cacheDir.empty() ? nullptr : std::make_shared<DiskCache>(opts.cacheDir)),
+        ws(opts.layout, withDisk(std::make_shared<ExtractCache>())) {
+    emitter = std::make_unique<BackgroundEmit>(EmitHost{
+        opts, cb, sched, status, [this] { return repo ? root : std::string(); }, [this] { return mergeBase; },
+        [this] { return current(); }, [this] { analyseAndPublish(); },
+        [this] {
+          publishedGeneration = 0;
+          analyseAndPublish();
+        },
+        [this] { settle(); }, [this](Severity sv, const std::string& m, const std::string& k) { message(sv, m, k); },
+        [this](const std::string& k) { shownMessages.erase(k); }, [this](const std::string& m) { log(m); }});
+  }
+  std::shared_ptr<ExtractCache> withDisk(std::shared_ptr<ExtractCache> c) const {
+    if (disk) c->setStore(disk);
+    return c;
+  }
+
+  void log(const std::string& s) {
+    if (cb.log) cb.log(s);
+  }
+
+  std::string rel(const std::string& abs) const {
+    if (root.empty()) return "";
+    std::string p = fs::path(abs).lexically_normal().string();
+    if (p.rfind(root, 0) == 0) return p.substr(root.size());
+    if (p.rfind(realRoot, 0) == 0) return p.substr(realRoot.size());
+    // Another name for the same place (a symlink the client went through).
+    std::error_code ec;
+    std::string c = fs::weakly_canonical(p, ec).string();
+    if (!ec && c.rfind(realRoot, 0) == 0) return c.substr(realRoot.size());
+    return "";
+  }
+
+  // The work tree as the client names it: rootPath may be the work tree or a folder in it,
+  // reached through symlinks; libgit2 gives the resolved path.
+  void setRoots(const std::string& rootPath) {
+    auto slash = [](std::string s) {
+      if (!s.empty() && s.back() != '/') s += '/';
+      return s;
+    };
+    std::error_code ec;
+    fs::path work = fs::weakly_canonical(fs::path(repo->workdir()), ec);
+    if (ec) work = fs::path(repo->workdir()).lexically_normal();
+    realRoot = slash(work.lexically_normal().string());
+    root = realRoot;
+    fs::path given = fs::path(rootPath).lexically_normal();
+    if (given.has_filename() == false) given = given.parent_path();
+    fs::path canonGiven = fs::weakly_canonical(given, ec);
+    if (ec || !given.is_absolute()) return;
+    fs::path below = canonGiven.lexically_relative(work.lexically_normal());
+    if (below.empty() || *below.begin() == "..") return;
+    fs::path r = given;
+    for (const auto& part : below)
+      if (part != "." && !part.empty()) r = r.parent_path();
+    root = slash(r.lexically_normal().string());
+  }
+  std::string absPath(const std::string& relPath) const { return root + relPath; }
+
+  void bumpEpoch(const std::string& path) {
+    std::lock_guard<std::mutex> lock(epochMu);
+    ++epochs[path];
+  }
+
+  std::chrono::milliseconds debounce() const {
+    auto ms = std::chrono::milliseconds(static_cast<int64_t>(analyseMs * 1.2));
+    return std::clamp(ms, opts.minDebounce, opts.maxDebounce);
+  }
+
+  void scheduleAnalysis() {
+    if (ready) status.analysing();
+    sched.postDebounced("analyse", debounce(), [this] { analyseAndPublish(); });
+  }
+
+  // The text of a file at the head: the open buffer, else the working tree's content.
+  std::shared_ptr<const std::string> content(const AnalysisState& st, const std::string& path) {
+    // An open document is in the state as a buffer: the text the analysis read, no copy.
+    const FileRef* ref = st.headFind(path);
+    if (!ref) return nullptr;
+    if (ref->data) return ref->data;
+    if (auto it = contentById.find(ref->id); it != contentById.end()) return it->second;
+    auto text = st.headContent(path);
+    if (!text.ok()) return nullptr;
+    if (contentById.size() > 256) contentById.clear();
+    auto p = std::make_shared<const std::string>(std::move(*text));
+    contentById[ref->id] = p;
+    return p;
+  }
+
+  std::shared_ptr<const AnalysisState> current() {
+    auto t0 = Clock::now();
+    auto st = ws.analyse();
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (ms > 0.01) analyseMs = 0.8 * analyseMs + 0.2 * ms;
+    return st;
+  }
+
+  void analyseAndPublish() {
+    if (!ready) return;
+    auto st = current();
+    if (st->generation == publishedGeneration) return settle();
+    publishedGeneration = st->generation;
+    // The emitter's verdicts, when its last document was made for these trees (R6.6).
+    FoldedState emitFold = emitter->fold(*st);
+    auto byFile = diagnosticsByFile(emitFold.applies ? emitFold.rows : st->rows);
+    if (emitFold.applies)
+      addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);
+    std::map<std::string, std::vector<Diag>> next;
+    for (auto& [path, fds] : byFile) {
+      // A file that is not in the head (deleted) gets none: an editor would show them on a
+      // file that does not exist. impact.run still reports its row.
+      if (!st->headFind(path)) continue;
+      auto text = content(*st, path);
+      LineIndex idx(text ? std::string_view(*text) : std::string_view());
+      std::vector<Diag> out;
+      for (const auto& fd : fds) {
+        // Without a merge base everything reads as added: only a mismatch can be judged.
+        if (mergeBase.empty() && fd.status == "changed") continue;
+        Diag d;
+        d.range = idx.range(fd.range);
+        d.severity = fd.severity;
+        d.code = fd.code;
+        d.message = fd.message;
+        d.rowKey = fd.rowKey;
+        d.status = fd.status;
+        for (const auto& o : fd.related) {
+          auto otext = content(*st, o.path);
+          LineIndex oidx(otext ? std::string_view(*otext) : std::string_view());
+          d.related.push_back({{absPath(o.path), oidx.range(o.range)}, o.message});
+        }
+        out.push_back(std::move(d));
+      }
+      if (!out.empty()) next[path] = std::move(out);
+    }
+    // Publish what changed, and clear files that no longer have diagnostics.
+    for (const auto& [path, diags] : next) {
+      auto it = published.find(path);
+      if (it != published.end() && it->second == diags) continue;
+      publish(path, diags);
+    }
+    for (const auto& [path, diags] : published)
+      if (!next.count(path)) publish(path, {});
+    published = std::move(next);
+    settle();
+  }
+
+  void settle() {
+    std::vector<std::vector<Diag>> all;
+    for (const auto& [path, diags] : published) all.push_back(diags);
+    status.settled(all, problem, summary);
+  }
+
+  void publish(const std::string& path, const std::vector<Diag>& diags) {
+    std::optional<int64_t> version;
+    if (auto it = docs.find(path); it != docs.end()) version = it->second.version;
+    if (cb.publish) cb.publish(absPath(path), diags, version);
+  }
+
+  std::string gitStateSignature() const { return repo ? gitSignatureOf(repo->gitdir()) : ""; }
+
+  void startGitWatch() {
+    {
+      std::lock_guard<std::mutex> lock(watchMu);
+      if (stopping) return;
+    }
+    if (gitWatch.joinable()) return;
+    gitSignature = gitStateSignature();
+    gitWatch = std::thread([this] {
+      std::unique_lock<std::mutex> lock(watchMu);
+      while (!stopping) {
+        watchCv.wait_for(lock, opts.gitPoll);
+        if (stopping) break;
+        std::string sig = gitStateSignature();
+        if (sig != gitSignature) {
+          gitSignature = sig;
+          sched.post([this] { refreshFromGit(); });
+        }
+      }
+    });
+  }
+
+  // Resolves target, head and merge base; rebuilds base and disk snapshots. Not on a keystroke.
+  void refreshFromGit() {
+    if (!repo) return;
+    status.analysing();
+    problem.clear();
+    std::string tgt = target;
+    absl::StatusOr<std::string> tid = absl::NotFoundError("");
+    if (tgt.empty()) {
+      for (const char* cand : {"@{upstream}", "origin/develop", "develop", "main", "master"}) {
+        tid = repo->resolve(cand);
+        if (tid.ok()) {
+          tgt = cand;
+          break;
+        }
+      }
+    } else {
+      tid = repo->resolve(tgt);
+    }
+    auto head = repo->resolve("HEAD");
+    std::shared_ptr<const Snapshot> base;
+    std::string mb;
+    if (!tid.ok() || !head.ok()) {
+      std::string why = !head.ok() ? std::string(head.status().message())
+                                   : (target.empty() ? std::string("no target branch (tried the upstream, origin/develop, develop, main)")
+                                                     : std::string(tid.status().message()));
+      problem = why + "; every copy is compared as if it were new";
+      message(Severity::Warning, "impactd: " + problem, "no-base");
+    } else {
+      auto m = repo->mergeBase(*tid, *head);
+      if (!m.ok()) {
+        problem = std::string(m.status().message()) + "; every copy is compared as if it were new";
+        message(Severity::Warning, "impactd: " + problem, "no-base");
+      } else {
+        mb = *m;
+        shownMessages.erase("no-base");  // said again if the base goes missing again
+      }
+    }
+    if (!mb.empty() && mb == mergeBase && ready) {
+      // Same base: only the working tree moved (a commit, a checkout of the same base).
+    } else if (!mb.empty()) {
+      auto snap = repo->commitSnapshot(mb);
+      if (snap.ok()) base = std::make_shared<const Snapshot>(std::move(*snap));
+      else {
+        problem = std::string(snap.status().message());
+        message(Severity::Error, "impactd: " + problem);
+      }
+    }
+    if (!base && (mb.empty() || !ready)) {
+      auto empty = std::make_shared<Snapshot>();
+      empty->label = "empty tree";
+      base = empty;
+    }
+    if (base) ws.setBase(base);
+    mergeBase = mb;
+    targetId = tid.ok() ? *tid : "";
+    headId = head.ok() ? *head : "";
+    auto disk = repo->workdirSnapshot();
+    if (disk.ok()) ws.setDisk(std::make_shared<const Snapshot>(std::move(*disk)));
+    else {
+      problem = std::string(disk.status().message());
+      message(Severity::Error, "impactd: " + problem);
+    }
+    if (std::string why = ws.unreadable(); !why.empty()) {
+      problem = why + ": the repository is damaged; `git fsck` says more";
+      message(Severity::Error, "impactd: " + problem, "unreadable");
+    }
+    summary = absl::StrCat("target ", tgt.empty() ? "(none)" : tgt, ", merge base ", mb.empty() ? "(none)" : mb.substr(0, 12));
+    log(summary);
+    ready = true;
+    analyseAndPublish();
+    if (this->disk)
+      log(absl::StrCat("facts: ", ws.cache().extractions(), " extracted, ", ws.cache().fromStore(),
+                       " from the cache ", this->disk->dir()));
+  }
+
+  std::set<std::string> shownMessages;
+  // Shown once per `key` (default: the text) until the key is erased: a commit that changes
+  // the ids in a message does not repeat it.
+  void message(Severity s, const std::string& m, const std::string& key = "") {
+    if (!shownMessages.insert(key.empty() ? m : key).second) return;
+    if (cb.showMessage) cb.showMessage(s, m);
+  }
+
+  std::optional<std::string> readDisk(const std::string& path) {
+    std::ifstream in(absPath(path), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+};
+
+}  // namespace impact::server
