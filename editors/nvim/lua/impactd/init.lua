@@ -160,25 +160,16 @@ local function open_report(text)
   vim.bo[buf].filetype = 'impactreport'
 end
 
---- :ImpactRun: impact.run with the defaults (the configured target against the working tree);
---- the text report opens in a scratch buffer.
-function M.run()
+--- Runs workspace/executeCommand `command` on the current buffer's impactd client, saying
+--- `doing` first; on_result(err, result) gets the answer. Says so when no server runs.
+local function execute(command, arguments, doing, on_result)
   local client = M.current_client()
   if not client then
     notify('no server is running; open a python, cpp, json or yaml file first', vim.log.levels.ERROR)
     return
   end
-  notify('running impact…')
-  local params = { command = 'impact.run', arguments = { vim.empty_dict() } } -- [{}]
-  local function on_result(err, result)
-    if err then
-      notify('impact.run failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-    elseif type(result) ~= 'table' or type(result.text) ~= 'string' then
-      notify('impact.run returned no report', vim.log.levels.ERROR)
-    else
-      open_report(result.text)
-    end
-  end
+  notify(doing)
+  local params = { command = command, arguments = arguments }
   local bufnr = vim.api.nvim_get_current_buf()
   if vim.fn.has('nvim-0.11') == 1 then
     client:request('workspace/executeCommand', params, on_result, bufnr)
@@ -187,28 +178,29 @@ function M.run()
   end
 end
 
+--- :ImpactRun: impact.run with the defaults (the configured target against the working tree);
+--- the text report opens in a scratch buffer.
+function M.run()
+  execute('impact.run', { vim.empty_dict() }, 'running impact…', function(err, result) -- [{}]
+    if err then
+      notify('impact.run failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif type(result) ~= 'table' or type(result.text) ~= 'string' then
+      notify('impact.run returned no report', vim.log.levels.ERROR)
+    else
+      open_report(result.text)
+    end
+  end)
+end
+
 --- :ImpactEmit: impact.emit (the emitter now; refused by the server when emitter = 'off').
 function M.emit()
-  local client = M.current_client()
-  if not client then
-    notify('no server is running; open a python, cpp, json or yaml file first', vim.log.levels.ERROR)
-    return
-  end
-  notify('running the emitter…')
-  local params = { command = 'impact.emit', arguments = {} }
-  local function on_result(err, result)
+  execute('impact.emit', {}, 'running the emitter…', function(err, result)
     if err then
       notify('impact.emit failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     else
       notify(type(result) == 'table' and result.summary or 'emitter done')
     end
-  end
-  local bufnr = vim.api.nvim_get_current_buf()
-  if vim.fn.has('nvim-0.11') == 1 then
-    client:request('workspace/executeCommand', params, on_result, bufnr)
-  else
-    client.request('workspace/executeCommand', params, on_result, bufnr)
-  end
+  end)
 end
 
 --- The server's state in a few words, for a statusline: "impactd: ready, 1 mismatch, 3 changed".
