@@ -23,6 +23,6 @@ start=$(date +%s)
 bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact impact_lsp_tests
 built=$(date +%s)
 # The transcript tests of impactd (not the editor clients: Neovim and node add nothing here).
-(cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad)\.' \
+(cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad|LspEmitter|LspRunOverlay|LspCache)\.' \
    -j "$jobs" --output-on-failure --timeout 300)
 echo "ci-sanitizers: TSan build $((built - start)) s, tests $(($(date +%s) - built)) s"
