@@ -338,7 +338,7 @@ async function run(page) {
   let failed = false;
   try {
     if (args.phase === 'trust') {
-      await runTrust(page, { args, step, waitForProblems });
+      await runTrust(page, { args, step, waitForServer, waitForProblems });
     } else {
       await run(page);
     }

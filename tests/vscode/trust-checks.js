@@ -90,10 +90,11 @@ async function retypeAndSave(page, file, from, to) {
   }
 }
 
-async function runTrust(page, { args, step, waitForProblems }) {
+async function runTrust(page, { args, step, waitForServer, waitForProblems }) {
   const scale = path.join(args.repo, scaleRel);
 
   await step(page, 'trust-restricted', async () => {
+    await waitForServer(args.url);
     await page.goto(args.url, { waitUntil: 'domcontentloaded' });
     await wb.waitForWorkbench(page);
     await wb.waitFor(page, 'the Restricted Mode banner', () => {
