@@ -8,6 +8,7 @@
 //   4. "Go to mirror" (Ctrl+.) opens the builder at its line;
 //   5. "impactd: Run impact" from the command palette opens the report;
 //   6. a broken impactd.path: the error notification, its "Open Settings" shows the setting.
+// With --phase trust, the workspace-trust checks of trust-checks.js instead.
 // Each step leaves a screenshot in --out; they are removed when every check passes (unless
 // IMPACT_KEEP_SCREENSHOTS is set).
 'use strict';
@@ -17,6 +18,7 @@ const http = require('http');
 const path = require('path');
 const puppeteer = require('puppeteer-core');
 const wb = require('./workbench');
+const { runTrust } = require('./trust-checks');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -335,7 +337,11 @@ async function run(page) {
   page.setDefaultTimeout(30000);
   let failed = false;
   try {
-    await run(page);
+    if (args.phase === 'trust') {
+      await runTrust(page, { args, step, waitForServer, waitForProblems });
+    } else {
+      await run(page);
+    }
   } catch (error) {
     failed = true;
     console.error(`FAIL ${error.message}`);
@@ -350,7 +356,7 @@ async function run(page) {
     if (!process.env.IMPACT_KEEP_SCREENSHOTS) {
       for (const file of screenshots) fs.rmSync(file, { force: true });
     }
-    console.log(`real VS Code: every check passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`real VS Code${args.phase ? ` (${args.phase})` : ''}: every check passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   process.exit(failed ? 1 : 0);
 })();

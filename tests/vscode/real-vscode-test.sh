@@ -2,7 +2,9 @@
 # The real-editor test of the VS Code extension: packages editors/vscode into a .vsix, installs it
 # into a fresh code-server (the real VS Code, as a web server; scripts/install-code-server.sh),
 # opens a fresh example repository (tests/clients/make-fixture.sh, the demo's repository) and
-# drives the page in Debian's chromium as a person would (real-vscode-test.js).
+# drives the page in Debian's chromium as a person would (real-vscode-test.js); then, in a second
+# code-server with workspace trust on, the emitter's repository in Restricted Mode, trust granted
+# through the UI and a refactor save whose warnings the emitter folds (trust-checks.js).
 #
 #   tests/vscode/real-vscode-test.sh IMPACTD OUTDIR
 #
@@ -25,7 +27,7 @@ mkdir -p "$out"
 out="$(realpath "$out")"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/impactd-vscode.XXXXXX")"
 pgid=""
-cleanup() {
+stop_code_server() {
   # The extension host, the file watcher and impactd outlive a kill of code-server alone.
   if [ -n "$pgid" ]; then
     kill -TERM -- "-$pgid" 2>/dev/null || true
@@ -34,7 +36,11 @@ cleanup() {
       sleep 0.2
     done
     kill -KILL -- "-$pgid" 2>/dev/null || true
+    pgid=""
   fi
+}
+cleanup() {
+  stop_code_server
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -85,29 +91,88 @@ code_server="$install/node_modules/.bin/code-server"
 
 # 4. code-server on a free port of 127.0.0.1, in its own session and process group. The group's
 #    leader watches this script: were it killed outright (no trap runs), the group still goes.
-port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close();})')"
-setsid bash -c '
-  test_pid=$1; shift
-  "$@" &
-  while kill -0 "$test_pid" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
-  kill -TERM 0' watchdog "$$" \
-  "$code_server" --user-data-dir "$data" --extensions-dir "$extensions" --auth none \
-  --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
-  --disable-workspace-trust "$repo" \
-  >"$out/code-server.log" 2>&1 </dev/null &
-pgid=$!  # setsid from a non-interactive shell execs in place: its pid leads the new group
-
-status=0
-NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" \
-  --url "http://127.0.0.1:$port/?folder=$repo" --repo "$repo" --user-data "$data" \
-  --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
-if [ "$status" -ne 0 ]; then
-  # What the extension said: its output channel and the extension host's log.
-  find "$data/logs" -name '*impactd*.log' -o -name '*exthost*.log' 2>/dev/null | while read -r log; do
+#    start_code_server USER_DATA FOLDER LOG [FLAG...]: sets port and pgid.
+start_code_server() {
+  local user_data="$1" folder="$2" log="$3"
+  shift 3
+  port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close();})')"
+  setsid bash -c '
+    test_pid=$1; shift
+    "$@" &
+    while kill -0 "$test_pid" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
+    kill -TERM 0' watchdog "$$" \
+    "$code_server" --user-data-dir "$user_data" --extensions-dir "$extensions" --auth none \
+    --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+    "$@" "$folder" \
+    >"$log" 2>&1 </dev/null &
+  pgid=$!  # setsid from a non-interactive shell execs in place: its pid leads the new group
+}
+# What the extension said, when a phase fails: its output channel and the extension host's log.
+show_logs() {
+  find "$1/logs" -name '*impactd*.log' -o -name '*exthost*.log' 2>/dev/null | while read -r log; do
     cp "$log" "$out/" 2>/dev/null || true
     echo "---- $(basename "$log") (last 40 lines)"
     tail -n 40 "$log"
   done
   echo "real-vscode-test: screenshots and logs in $out"
+}
+
+start_code_server "$data" "$repo" "$out/code-server.log" --disable-workspace-trust
+status=0
+NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" \
+  --url "http://127.0.0.1:$port/?folder=$repo" --repo "$repo" --user-data "$data" \
+  --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
+if [ "$status" -ne 0 ]; then
+  show_logs "$data"
+  exit "$status"
 fi
+stop_code_server
+
+# 5. Workspace trust and the emitter (trust-checks.js): the emitter's repository (the demo's,
+#    scripts/demo-emitter.sh, but the branch starts at main: the refactor is typed and saved in
+#    the editor), a fresh user with workspace trust on, code-server without
+#    --disable-workspace-trust, so the folder opens in Restricted Mode.
+emit_repo="$tmp/emitter-repo"
+mkdir -p "$emit_repo"
+cp -R "$root/examples/rocke-platform/." "$emit_repo/"
+(
+  cd "$emit_repo"
+  g() { git -c user.name=impactd -c user.email=impactd@example.invalid -c commit.gpgsign=false "$@"; }
+  g init -q -b main
+  g add -A
+  g commit -q -m "rocKE platform with scale, softmax and reduce shipped on gfx950"
+  g checkout -q -b feature/refactor
+)
+trust_data="$tmp/user-data-trust"
+mkdir -p "$trust_data/User"
+# No auto-indent, auto-closing or suggestions: the refactor is typed line by line as written.
+cat >"$trust_data/User/settings.json" <<EOF
+{
+  "impactd.path": "$impactd",
+  "impactd.emitter": "auto",
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "workbench.editor.enablePreview": false,
+  "files.autoSave": "off",
+  "editor.autoIndent": "none",
+  "editor.autoClosingBrackets": "never",
+  "editor.autoClosingQuotes": "never",
+  "editor.quickSuggestions": { "other": "off", "comments": "off", "strings": "off" },
+  "editor.suggestOnTriggerCharacters": false,
+  "editor.acceptSuggestionOnEnter": "off",
+  "editor.wordBasedSuggestions": "off",
+  "extensions.ignoreRecommendations": true,
+  "telemetry.telemetryLevel": "off",
+  "security.workspace.trust.enabled": true,
+  "security.workspace.trust.startupPrompt": "never",
+  "security.workspace.trust.banner": "always",
+  "git.enabled": false
+}
+EOF
+start_code_server "$trust_data" "$emit_repo" "$out/code-server-trust.log"
+NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" --phase trust \
+  --url "http://127.0.0.1:$port/?folder=$emit_repo" --repo "$emit_repo" --user-data "$trust_data" \
+  --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
+[ "$status" -eq 0 ] || show_logs "$trust_data"
 exit "$status"
