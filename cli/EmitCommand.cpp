@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "emit/Shards.h"
 #include "run/Emit.h"
 
 namespace impact::cli {
@@ -14,7 +15,8 @@ namespace {
 
 constexpr const char* kEmitUsage = R"HELP(usage: impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]
                    [--cache DIR] [--family-timeout SECONDS] [--timeout SECONDS] [--config FILE]
-                   [--no-probe]
+                   [--no-probe] [--shard K/N]
+       impact emit --merge SHARD.json... [--out FILE]
 
 Builds every shipped rocKE variant (the kind: rocke launches of the shipped descriptors) at the
 merge base and at the head on the CPU, with the analysed tree's own Python, and writes the emit
@@ -27,13 +29,73 @@ document (JSON) that `impact report --emit FILE` folds. See docs/emitter.md.
   --family-timeout S      budget of one family at one revision (default 300)
   --timeout S             budget of the whole run (default 3600)
   --no-probe              skip the pack-time predicate tables
+  --shard K/N             build only shard K of N of the families (balanced by variant count; a
+                          job matrix runs K = 1..N), recorded in the document
+  --merge FILE...         merge every shard of one run into the document of the unsharded run;
+                          refuses mixed trees, schemas or driver versions, a missing or twice-given
+                          shard
 Exit: 0 the document was written (failures and timeouts are recorded in it); 2 usage; 3 the
-emitter could not run.
+emitter could not run, or the shards could not be merged.
 )HELP";
 
 int usage(const std::string& msg) {
-  std::fprintf(stderr, "impact emit: %s\n\n%s", msg.c_str(), kEmitUsage);
+  std::fprintf(stderr, "impact emit: %s\ntry 'impact --help'\n", msg.c_str());
   return 2;
+}
+
+// "K/N" with 1 <= K <= N.
+bool shardSpec(const std::string& s, int& k, int& n) {
+  size_t slash = s.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i != slash && (s[i] < '0' || s[i] > '9')) return false;
+  if (s.size() > 12) return false;
+  k = std::stoi(s.substr(0, slash));
+  n = std::stoi(s.substr(slash + 1));
+  return k >= 1 && n >= 1 && k <= n;
+}
+
+bool writeOut(const std::string& out, const std::string& text) {
+  if (out.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return true;
+  }
+  std::ofstream f(out, std::ios::binary);
+  f << text;
+  if (!f) {
+    std::fprintf(stderr, "impact emit: cannot write %s\n", out.c_str());
+    return false;
+  }
+  return true;
+}
+
+// impact emit --merge: reads the files, merges them (emit/Shards.h), writes the document.
+int mergeCommand(const std::vector<std::string>& files, const std::string& out) {
+  std::vector<emit::EmitDocument> docs;
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "impact emit: cannot read the shard document %s\n", file.c_str());
+      return 3;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto doc = emit::parseEmitDocument(ss.str());
+    if (!doc.ok()) {
+      std::fprintf(stderr, "impact emit: refusing the shard document %s: %s\n", file.c_str(),
+                   std::string(doc.status().message()).c_str());
+      return 3;
+    }
+    docs.push_back(std::move(*doc));
+  }
+  auto merged = emit::mergeShards(docs);
+  if (!merged.ok()) {
+    std::fprintf(stderr, "impact emit: cannot merge: %s\n", std::string(merged.status().message()).c_str());
+    return 3;
+  }
+  if (!writeOut(out, emit::renderEmitDocument(*merged))) return 3;
+  std::fprintf(stderr, "impact emit: merged %zu shards, %zu families\n", docs.size(), merged->families.size());
+  return 0;
 }
 
 bool number(const std::string& s, double& out) {
@@ -50,8 +112,9 @@ bool number(const std::string& s, double& out) {
 
 int emitCommand(const std::vector<std::string>& args) {
   emitter::EmitOptions o;
-  std::string out, jobs, ft, rt;
-  bool haveBase = false;
+  std::string out, jobs, ft, rt, shard;
+  std::vector<std::string> mergeFiles;
+  bool haveBase = false, merge = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -75,10 +138,22 @@ int emitCommand(const std::vector<std::string>& args) {
     else if (a == "--config") ok = value(o.config);
     else if (a == "--no-probe") o.probe = false;
     else if (a == "--probe") o.probe = true;
+    else if (a == "--shard") ok = value(shard);
+    else if (a == "--merge") {
+      merge = true;
+      while (i + 1 < args.size() && !args[i + 1].starts_with("--")) mergeFiles.push_back(args[++i]);
+      ok = !mergeFiles.empty();
+    }
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
   }
+  if (merge) {
+    if (!shard.empty()) return usage("--merge and --shard do not go together");
+    return mergeCommand(mergeFiles, out);
+  }
   if (!haveBase) return usage("--base REV is required");
+  if (!shard.empty() && !shardSpec(shard, o.shardIndex, o.shardCount))
+    return usage("--shard takes K/N with 1 <= K <= N (e.g. --shard 2/3), not '" + shard + "'");
   double d = 0;
   if (!jobs.empty()) {
     if (!number(jobs, d) || d != int(d)) return usage("--jobs takes a positive whole number");
@@ -93,21 +168,12 @@ int emitCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "impact emit: %s\n", std::string(doc.status().message()).c_str());
     return 3;
   }
-  std::string text = emit::renderEmitDocument(*doc);
-  if (out.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    std::ofstream f(out, std::ios::binary);
-    f << text;
-    if (!f) {
-      std::fprintf(stderr, "impact emit: cannot write %s\n", out.c_str());
-      return 3;
-    }
-  }
+  if (!writeOut(out, emit::renderEmitDocument(*doc))) return 3;
   std::fprintf(stderr,
                "impact emit: %zu families, %zu variants; %zu family builds ran, %zu from the cache, %zu shared between "
-               "base and head; %zu failures\n",
-               stats.families, stats.variants, stats.built, stats.cached, stats.shared, doc->failures.size());
+               "base and head; %zu failures%s\n",
+               stats.families, stats.variants, stats.built, stats.cached, stats.shared, doc->failures.size(),
+               doc->shard ? (" (shard " + std::to_string(doc->shard->index) + "/" + std::to_string(doc->shard->count) + ")").c_str() : "");
   return 0;
 }
 
@@ -123,6 +189,11 @@ std::shared_ptr<const emit::EmitDocument> loadEmitDocument(const std::string& fi
   if (!doc.ok()) {
     std::fprintf(stderr, "impact: refusing the emit document %s: %s\n", file.c_str(),
                  std::string(doc.status().message()).c_str());
+    return nullptr;
+  }
+  if (doc->shard) {
+    std::fprintf(stderr, "impact: refusing the emit document %s: it is shard %d/%d of a run; merge the shards first "
+                 "(impact emit --merge)\n", file.c_str(), doc->shard->index, doc->shard->count);
     return nullptr;
   }
   return std::make_shared<const emit::EmitDocument>(std::move(*doc));

@@ -23,7 +23,8 @@ constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV
                      [--format text|json|sarif|github] [--fail-on breaks|needs-device]
                      [--generic-targets PATH] [--config FILE] [--emit FILE|auto]
                      [--cache DIR | --no-cache] [--stats]
-       impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]  (impact emit --help)
+       impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N] [--shard K/N]  (impact emit --help)
+       impact emit --merge SHARD.json... [--out FILE]
        impact facts FILE [--as PATH]
        impact --help | --version
 

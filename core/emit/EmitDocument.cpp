@@ -162,6 +162,22 @@ EmitDocument read(const json& j) {
     d.notInspected.push_back({str(ni[i], "path", w), str(ni[i], "reason", w)});
   }
   if (auto it = j.find("pack_time"); it != j.end()) d.packTime = *it;
+  if (auto it = j.find("shard"); it != j.end()) {
+    const json& sh = *it;
+    Shard s;
+    const json& index = need(sh, "index", "shard");
+    const json& count = need(sh, "count", "shard");
+    if (!index.is_number_integer() || !count.is_number_integer()) throw Malformed("shard.index or shard.count is not an integer");
+    s.index = index.get<int>();
+    s.count = count.get<int>();
+    if (s.count < 1 || s.index < 1 || s.index > s.count)
+      throw Malformed(absl::StrCat("shard ", s.index, " of ", s.count, " is not a shard (1 <= index <= count)"));
+    for (const auto& f : list(sh, "families", "shard")) {
+      if (!f.is_string()) throw Malformed("shard.families holds a non-string");
+      s.families.push_back(f.get<std::string>());
+    }
+    d.shard = std::move(s);
+  }
   return d;
 }
 
@@ -193,6 +209,8 @@ json toJson(const EmitDocument& doc) {
             {"failures", fails},
             {"not_inspected", ni}};
   if (!doc.packTime.is_null()) j["pack_time"] = doc.packTime;
+  if (doc.shard)
+    j["shard"] = {{"index", doc.shard->index}, {"count", doc.shard->count}, {"families", doc.shard->families}};
   return j;
 }
 

@@ -3,6 +3,7 @@
 // validated here for the fold (core/emit/Fold.h). Pure data and JSON; no process handling.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +15,8 @@
 namespace impact::emit {
 
 // Bumped whenever a field's meaning changes; a document of another schema is refused.
-inline constexpr int kSchemaVersion = 1;
+// 2: a document may be one shard of a run (`shard`); a reader of 1 would take it for a whole run.
+inline constexpr int kSchemaVersion = 2;
 inline constexpr const char* kSchemaName = "impactd-emit";
 
 struct ArgRecord {
@@ -75,6 +77,14 @@ struct NotInspected {
   std::string reason;
 };
 
+// The part of a run a document holds when made with `impact emit --shard K/N`: shard `index` (1..N)
+// of `count`, built only `families` (keys "source:builder"). Absent: the whole run.
+struct Shard {
+  int index = 0, count = 0;
+  std::vector<std::string> families;
+  bool operator==(const Shard&) const = default;
+};
+
 struct EmitDocument {
   int schema = kSchemaVersion;
   std::string baseTree, headTree;      // tree keys (emit/TreeKey.h)
@@ -85,6 +95,7 @@ struct EmitDocument {
   std::vector<Failure> failures;
   std::vector<NotInspected> notInspected;
   nlohmann::json packTime;             // R5 tables (emit/PackTime.h); null when not probed
+  std::optional<Shard> shard;          // set: one shard of a run (emit/Shards.h merges them)
 };
 
 nlohmann::json toJson(const EmitDocument& doc);

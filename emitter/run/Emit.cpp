@@ -13,6 +13,7 @@
 #include "analysis/Analysis.h"
 #include "analysis/TreeFacts.h"
 #include "cache/FamilyCache.h"
+#include "emit/Shards.h"
 #include "emit/TreeKey.h"
 #include "emitter_driver_sources.h"
 #include "git/Repository.h"
@@ -197,6 +198,17 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
   Plan plan = planVariants(sides[0].facts, sides[1].facts, *layout);
   doc.failures.insert(doc.failures.end(), plan.failures.begin(), plan.failures.end());
   doc.notInspected = plan.notInspected;
+  if (opts.shardCount > 0) {
+    // Only this shard's families; the run-wide parts above are the same in every shard.
+    std::vector<emit::ShardItem> items;
+    for (const auto& [key, fam] : plan.families) items.push_back({key, fam.base.size() + fam.head.size()});
+    std::vector<int> which = emit::assignShards(items, opts.shardCount);
+    emit::Shard shard{opts.shardIndex, opts.shardCount, {}};
+    for (size_t i = 0; i < items.size(); ++i)
+      if (which[i] == opts.shardIndex) shard.families.push_back(items[i].family);
+      else plan.families.erase(items[i].family);
+    doc.shard = std::move(shard);
+  }
 
   std::vector<Job> jobs;
   std::map<std::string, std::array<std::vector<std::string>, 2>> closures;

@@ -22,6 +22,8 @@ struct EmitOptions {
   double runBudget = 3600;    // seconds for the whole run
   bool progress = false;      // a progress line on stderr
   bool probe = true;          // pack-time predicate tables (R5)
+  // --shard K/N: build only the families emit/Shards.h assigns to shard K of N (0/0: all).
+  int shardIndex = 0, shardCount = 0;
   // Set by another thread: running children's groups are killed, no further one starts, and
   // runEmit returns a Cancelled error (nothing of the cancelled calls is cached).
   const std::atomic<bool>* cancel = nullptr;

@@ -62,6 +62,32 @@ TEST(CiExamples, TheWorkflowsReportAndGateStepsRunAsWritten) {
   // What the job's steps see: GITHUB_BASE_REF, impact on PATH (the build step adds it), a cache.
   std::string env = "GITHUB_BASE_REF=main XDG_CACHE_HOME=" + shellQuote(repo.dir() + "-xdg") +
                     " PATH=" + shellQuote(std::string(IMPACT_BIN_DIR)) + ":\"$PATH\" ";
+  // The emitter matrix as written: each shard's step (matrix values substituted as GitHub does),
+  // the artifacts downloaded into shards/, the merge step; the report steps read all.json.
+  YAML::Node shards = wf["jobs"]["emit"]["strategy"]["matrix"]["shard"];
+  ASSERT_TRUE(shards.IsSequence());
+  EXPECT_EQ(wf["jobs"]["impact"]["needs"].as<std::string>(), "merge");
+  fs::create_directories(repo.dir() + "-shards");
+  for (const auto& k : shards) {
+    std::string step = stepNamed(wf["jobs"]["emit"]["steps"], "Emit (shard)")["run"].as<std::string>();
+    for (auto [from, to] : {std::pair<std::string, std::string>{"${{ matrix.shard }}", k.as<std::string>()},
+                            {"${{ strategy.job-total }}", std::to_string(shards.size())}})
+      for (size_t at; (at = step.find(from)) != std::string::npos;) step.replace(at, from.size(), to);
+    RunResult e = run(env + "bash -eo pipefail -c " + shellQuote(step), repo.dir());
+    ASSERT_EQ(e.exitCode, 0) << step << e.err;
+    std::string file = "emit-shard-" + k.as<std::string>() + ".json";
+    fs::rename(repo.dir() + "/" + file, repo.dir() + "-shards/" + file);
+  }
+  fs::create_directories(repo.dir() + "/shards");
+  for (const auto& f : fs::directory_iterator(repo.dir() + "-shards"))
+    fs::rename(f.path(), fs::path(repo.dir()) / "shards" / f.path().filename());
+  RunResult merge = run(env + "bash -eo pipefail -c " +
+                            shellQuote(stepNamed(wf["jobs"]["merge"]["steps"], "Merge")["run"].as<std::string>()),
+                        repo.dir());
+  ASSERT_EQ(merge.exitCode, 0) << merge.err;
+  ASSERT_TRUE(fs::exists(repo.dir() + "/all.json"));
+  fs::remove_all(repo.dir() + "-shards");
+
   RunResult sarif = run(env + "bash -eo pipefail -c " + shellQuote(stepNamed(steps, "Report (SARIF)")["run"].as<std::string>()),
                         repo.dir());
   ASSERT_EQ(sarif.exitCode, 0) << sarif.err;

@@ -39,7 +39,7 @@ TEST(EmitDocument, OtherSchemaIsRefused) {
   RunResult r = repo.report();
   EXPECT_EQ(r.exitCode, 3);
   EXPECT_NE(r.err.find("refusing the emit document " + repo.docPath() +
-                       ": schema \"impactd-emit\" version 99; this impact reads impactd-emit version 1"),
+                       ": schema \"impactd-emit\" version 99; this impact reads impactd-emit version 2"),
             std::string::npos)
       << r.err;
 }

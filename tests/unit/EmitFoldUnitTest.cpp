@@ -158,7 +158,7 @@ TEST(EmitDocumentUnit, RoundTripsAndRefusesOtherSchemas) {
   j["schema"]["name"] = "impact-emit-py";
   auto other = parseEmitDocument(j.dump());
   ASSERT_FALSE(other.ok());
-  EXPECT_NE(std::string(other.status().message()).find("this impact reads impactd-emit version 1"), std::string::npos);
+  EXPECT_NE(std::string(other.status().message()).find("this impact reads impactd-emit version 2"), std::string::npos);
 }
 
 }  // namespace
