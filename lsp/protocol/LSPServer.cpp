@@ -10,6 +10,7 @@
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Transport.h"
 #include "llvm/Support/raw_ostream.h"
+#include "protocol/Convert.h"
 #include "protocol/Framing.h"
 #include "protocol/Protocol.h"
 #include "cache/DiskCache.h"
@@ -35,22 +36,6 @@ enum Code {
 
 // LSP messages nest a dozen levels; the JSON parser recurses per level.
 constexpr size_t kMaxNesting = 256;
-
-L::Position toLsp(server::Pos p) { return L::Position(int(p.line), int(p.character)); }
-L::Range toLsp(server::Rng r) { return L::Range(toLsp(r.start), toLsp(r.end)); }
-server::Pos fromLsp(const L::Position& p) {
-  return {static_cast<uint32_t>(std::max(0, p.line)), static_cast<uint32_t>(std::max(0, p.character))};
-}
-server::Rng fromLsp(const L::Range& r) { return {fromLsp(r.start), fromLsp(r.end)}; }
-
-std::string uriOf(const std::string& path) {
-  auto u = L::URIForFile::fromFile(path);
-  if (!u) {
-    llvm::consumeError(u.takeError());
-    return "file://" + path;
-  }
-  return u->uri().str();
-}
 
 class LSPServer {
  public:
@@ -552,40 +537,6 @@ class LSPServer {
       value = json::Object{{"kind", "end"}, {"message", p.message}};
     }
     notify("$/progress", json::Object{{"token", token}, {"value", std::move(value)}});
-  }
-
-  Diagnostic toProtocol(const server::Diag& d) {
-    Diagnostic out;
-    out.range = toLsp(d.range);
-    out.severity = int(d.severity);
-    out.code = d.code;
-    out.codeHref = "https://github.com/ROCm/rocm-libraries#impactd-" + d.code;
-    out.message = d.message;
-    for (const auto& r : d.related) out.related.push_back({uriOf(r.location.path), toLsp(r.location.range), r.message});
-    out.data = json::Object{{"row", d.rowKey}, {"status", d.status}};
-    return out;
-  }
-
-  CodeAction toProtocol(const server::Action& a) {
-    CodeAction out;
-    out.title = a.title;
-    if (!a.kind.empty()) out.kind = a.kind;
-    out.isPreferred = a.preferred;
-    for (const auto& d : a.diagnostics) out.diagnostics.push_back(toProtocol(d));
-    if (!a.edits.empty()) {
-      L::WorkspaceEdit we;
-      auto& edits = we.changes[uriOf(a.editPath)];
-      for (const auto& e : a.edits) edits.push_back(L::TextEdit{toLsp(e.range), e.newText});
-      out.edit = std::move(we);
-    }
-    if (a.showMirror) {
-      Command c;
-      c.title = a.title;
-      c.command = "impact.showMirror";
-      c.arguments.push_back(json::Object{{"uri", uriOf(a.showMirror->path)}, {"range", L::toJSON(toLsp(a.showMirror->range))}});
-      out.command = std::move(c);
-    }
-    return out;
   }
 
   FrameReader reader_;
