@@ -244,9 +244,14 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   auto mb = (*repo)->mergeBase(*baseTip, *headCommit);
   if (!mb.ok()) return mb.status();
 
-  auto baseSnap = (*repo)->commitSnapshot(*mb);
+  // A report without an emit document reads analysed files only (and looks any other path up
+  // when a rule names it): the commits' snapshots list only the folders that can hold one, so
+  // the rest of a monorepo is never walked. The fold compares every path (changedPaths).
+  FolderScope scope;
+  if (!req.emit) scope = [&layout](std::string_view folder) { return layout.mayHoldAnalysed(folder); };
+  auto baseSnap = (*repo)->commitSnapshot(*mb, scope);
   if (!baseSnap.ok()) return baseSnap.status();
-  auto headSnap = req.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit);
+  auto headSnap = req.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit, scope);
   if (!headSnap.ok()) {
     if (req.head.empty() && (*repo)->workdir().empty())
       return absl::FailedPreconditionError(
@@ -256,8 +261,9 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   if (req.head.empty())
     for (const auto& [path, text] : req.overlay) headSnap->overlay(path, text);
 
-  TreeFacts baseFacts = collectFacts(*baseSnap, layout, cache);
-  TreeFacts headFacts = collectFacts(*headSnap, layout, cache);
+  auto both = collectFacts({&*baseSnap, &*headSnap}, layout, cache);
+  TreeFacts& baseFacts = both[0];
+  TreeFacts& headFacts = both[1];
   for (const TreeFacts* tf : {&baseFacts, &headFacts})
     if (!tf->unreadable.empty())
       return absl::DataLossError(

@@ -8,37 +8,75 @@
 
 namespace impact {
 
-TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache& cache) {
-  std::vector<const std::pair<const std::string, FileRef>*> todo;
-  for (const auto& entry : snap.files)
-    if (layout.analysed(entry.first)) todo.push_back(&entry);
+namespace {
 
-  std::vector<std::shared_ptr<const FileFacts>> out(todo.size());
+// One extraction: a (path, content id) and the snapshots that hold it.
+struct Job {
+  const std::string* path;
+  const FileRef* ref;
+  const Snapshot* snap;                         // read from this one
+  std::vector<std::pair<size_t, size_t>> uses;  // (snapshot index, slot in its list)
+};
+
+}  // namespace
+
+std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, const Layout& layout,
+                                    ExtractCache& cache) {
+  std::vector<TreeFacts> out(snaps.size());
+  std::vector<std::vector<const std::string*>> paths(snaps.size());
+  std::vector<std::vector<std::shared_ptr<const FileFacts>>> slots(snaps.size());
+  std::vector<Job> jobs;
+  // A job per (path, id) of the first snapshot; a later snapshot joins the job of the same
+  // path when its content is the same (the working tree's in-memory files have ids too).
+  std::map<std::string_view, size_t> firstJob;
+  for (size_t s = 0; s < snaps.size(); ++s) {
+    for (const auto& [path, ref] : snaps[s]->files) {
+      if (!layout.analysed(path)) continue;
+      size_t slot = paths[s].size();
+      paths[s].push_back(&path);
+      if (s > 0)
+        if (auto it = firstJob.find(path); it != firstJob.end() && jobs[it->second].ref->id == ref.id) {
+          jobs[it->second].uses.emplace_back(s, slot);
+          continue;
+        }
+      if (s == 0) firstJob.emplace(path, jobs.size());
+      jobs.push_back(Job{&path, &ref, snaps[s], {{s, slot}}});
+    }
+    slots[s].resize(paths[s].size());
+  }
+
   std::atomic<size_t> next{0};
   std::mutex mu;
-  TreeFacts tf;
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
-      const auto& [path, ref] = *todo[i];
-      out[i] = cache.get(path, ref.id, [&]() {
-        auto content = snap.read(path);
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      const Job& job = jobs[i];
+      auto facts = cache.get(*job.path, job.ref->id, [&]() {
+        auto content = job.snap->read(*job.path);
         if (!content.ok()) {
           std::lock_guard<std::mutex> lock(mu);
-          tf.unreadable[path] = std::string(content.status().message());
+          for (const auto& [s, _] : job.uses) out[s].unreadable[*job.path] = std::string(content.status().message());
         }
         return content;
       });
+      for (const auto& [s, slot] : job.uses) slots[s][slot] = facts;
     }
   };
-  unsigned n = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  if (todo.size() < 16) n = 1;
+  unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  if (jobs.size() < 16) n = 1;
+  n = std::min<size_t>(n, jobs.size() / 4 + 1);
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
 
-  for (size_t i = 0; i < todo.size(); ++i) tf.files.emplace(todo[i]->first, std::move(out[i]));
-  return tf;
+  for (size_t s = 0; s < snaps.size(); ++s)
+    for (size_t i = 0; i < paths[s].size(); ++i)
+      out[s].files.emplace_hint(out[s].files.end(), *paths[s][i], std::move(slots[s][i]));
+  return out;
+}
+
+TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache& cache) {
+  return std::move(collectFacts(std::vector<const Snapshot*>{&snap}, layout, cache)[0]);
 }
 
 }  // namespace impact

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "extract/Extract.h"
 #include "git/Snapshot.h"
@@ -23,7 +24,11 @@ struct TreeFacts {
 };
 
 // Extracts (or takes from the cache) every file of the snapshot that the layout analyses.
-// Files are extracted on a small thread pool; unchanged blobs are never re-read.
+// Files are extracted on a thread pool of every core; unchanged blobs are never re-read.
 TreeFacts collectFacts(const Snapshot& snap, const Layout& layout, ExtractCache& cache);
+// The same for several snapshots at once, on one pool: a file with the same content in several
+// (the base and the head share most) is extracted once. One TreeFacts per snapshot, in order.
+std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, const Layout& layout,
+                                    ExtractCache& cache);
 
 }  // namespace impact

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,7 +29,13 @@ namespace {
 // ---- libgit2 setup and RAII ------------------------------------------------------------------
 
 void ensureLibgit2() {
-  static const int initialized = [] { return git_libgit2_init(); }();
+  static const int initialized = [] {
+    int n = git_libgit2_init();
+    // Objects are not re-hashed on every read (as git itself does not): a damaged object still
+    // fails to inflate or parse, and `git fsck` is the check of hashes.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    return n;
+  }();
   (void)initialized;
 }
 
@@ -65,8 +72,12 @@ std::string errorSuffix() {
 }
 
 std::string oidHex(const git_oid* oid) {
-  char hex[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(hex, sizeof hex, oid);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(GIT_OID_HEXSZ, '0');
+  for (size_t i = 0; i < GIT_OID_RAWSZ; ++i) {
+    hex[2 * i] = kDigits[oid->id[i] >> 4];
+    hex[2 * i + 1] = kDigits[oid->id[i] & 0xf];
+  }
   return hex;
 }
 
@@ -164,19 +175,32 @@ struct Repository::Impl {
     return true;
   }
 
-  // Every blob of a tree (files, executables and symlinks; submodule commits skipped).
-  // Caller holds mu.
-  int walkTree(git_tree* tree, std::map<std::string, FileRef>& files) const {
+  // Every blob of a tree (files, executables and symlinks; submodule commits skipped), in the
+  // folders `scope` keeps (all when it is null). Caller holds mu.
+  int walkTree(git_tree* tree, std::map<std::string, FileRef>& files, const FolderScope& scope = {}) const {
+    struct Walk {
+      std::map<std::string, FileRef>* files;
+      const FolderScope* scope;
+      std::string path;
+    } walk{&files, &scope, {}};
     return git_tree_walk(
         tree, GIT_TREEWALK_PRE,
         [](const char* root, const git_tree_entry* entry, void* payload) -> int {
-          if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) return 0;
-          auto* out = static_cast<std::map<std::string, FileRef>*>(payload);
-          std::string path = absl::StrCat(root, git_tree_entry_name(entry));
-          (*out)[std::move(path)] = FileRef{oidHex(git_tree_entry_id(entry)), nullptr};
+          auto* w = static_cast<Walk*>(payload);
+          git_object_t type = git_tree_entry_type(entry);
+          if (type == GIT_OBJECT_TREE) {
+            if (!*w->scope) return 0;
+            w->path.assign(root).append(git_tree_entry_name(entry)).push_back('/');
+            return (*w->scope)(w->path) ? 0 : 1;  // 1: skip the folder
+          }
+          if (type != GIT_OBJECT_BLOB) return 0;
+          w->path.assign(root).append(git_tree_entry_name(entry));
+          // A pre-order walk of a git tree lists paths in byte order (a folder sorts as its
+          // name with '/'), so each path goes at the end of the map.
+          w->files->emplace_hint(w->files->end(), w->path, FileRef{oidHex(git_tree_entry_id(entry)), nullptr});
           return 0;
         },
-        &files);
+        &walk);
   }
 };
 
@@ -198,6 +222,20 @@ class RepoBlobReader : public BlobReader {
     const char* data = static_cast<const char*>(git_blob_rawcontent(blob.get()));
     git_object_size_t size = git_blob_rawsize(blob.get());
     return std::string(data ? data : "", data ? static_cast<size_t>(size) : 0);
+  }
+
+  std::optional<std::string> blobIdAt(const std::string& treeId, const std::string& path) const override {
+    git_oid oid;
+    if (treeId.size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, treeId.c_str()) != 0) return std::nullopt;
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    git_tree* raw = nullptr;
+    if (git_tree_lookup(&raw, impl_->repo.get(), &oid) != 0) return std::nullopt;
+    TreePtr tree(raw);
+    git_tree_entry* rawEntry = nullptr;
+    if (git_tree_entry_bypath(&rawEntry, tree.get(), path.c_str()) != 0) return std::nullopt;
+    std::unique_ptr<git_tree_entry, void (*)(git_tree_entry*)> entry(rawEntry, git_tree_entry_free);
+    if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return std::nullopt;
+    return oidHex(git_tree_entry_id(entry.get()));
   }
 
  private:
@@ -271,7 +309,7 @@ absl::StatusOr<std::string> Repository::mergeBase(const std::string& a, const st
                                           shortId(oidHex(&ob)), detail));
 }
 
-absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId) const {
+absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId, const FolderScope& scope) const {
   Snapshot snap;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
@@ -287,9 +325,10 @@ absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId)
       return absl::NotFoundError(
           absl::StrCat("unreadable tree of commit ", oidHex(&oid), errorSuffix()));
     TreePtr tree(rawTree);
-    if (impl_->walkTree(tree.get(), snap.files) != 0)
+    if (impl_->walkTree(tree.get(), snap.files, scope) != 0)
       return absl::InternalError(
           absl::StrCat("cannot list the tree of commit ", oidHex(&oid), errorSuffix()));
+    snap.scoped = static_cast<bool>(scope);
     snap.label = absl::StrCat("commit ", shortId(oidHex(&oid)));
     snap.treeId = oidHex(git_tree_id(tree.get()));
   }

@@ -35,7 +35,9 @@ class Repository {
   // Error: "no merge base between A and B" (also for a shallow clone, which is said so).
   absl::StatusOr<std::string> mergeBase(const std::string& a, const std::string& b) const;
 
-  absl::StatusOr<Snapshot> commitSnapshot(const std::string& commitId) const;
+  // The files of a commit's tree; with a scope, only those of the folders it keeps are listed
+  // (Snapshot::scoped: other paths are still found by find() and read()).
+  absl::StatusOr<Snapshot> commitSnapshot(const std::string& commitId, const FolderScope& scope = {}) const;
   // HEAD's tree with the index and the working tree (modified, deleted and untracked files,
   // ignored files left out) laid over it.
   absl::StatusOr<Snapshot> workdirSnapshot() const;

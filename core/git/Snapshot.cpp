@@ -8,7 +8,18 @@ namespace impact {
 
 const FileRef* Snapshot::find(const std::string& path) const {
   auto it = files.find(path);
-  return it == files.end() ? nullptr : &it->second;
+  if (it != files.end()) return &it->second;
+  if (!scoped || !blobs || treeId.empty() || removed_.count(path)) return nullptr;
+  std::lock_guard<std::mutex> lock(outside_->mu);
+  auto [at, fresh] = outside_->byTreeAndPath.try_emplace(absl::StrCat(treeId, "\n", path));
+  if (fresh)
+    if (auto id = blobs->blobIdAt(treeId, path)) at->second = FileRef{std::move(*id), nullptr};
+  return at->second ? &*at->second : nullptr;
+}
+
+void Snapshot::remove(const std::string& path) {
+  files.erase(path);
+  if (scoped) removed_.insert(path);
 }
 
 absl::StatusOr<std::string> Snapshot::read(const std::string& path) const {
@@ -22,6 +33,7 @@ absl::StatusOr<std::string> Snapshot::read(const std::string& path) const {
 }
 
 void Snapshot::overlay(const std::string& path, std::string content) {
+  removed_.erase(path);
   FileRef& f = files[path];
   f.id = blobId(content);
   f.data = std::make_shared<const std::string>(std::move(content));

@@ -55,6 +55,16 @@ bool Layout::analysed(std::string_view path) const {
   return false;
 }
 
+bool Layout::mayHoldAnalysed(std::string_view folder) const {
+  // Every analysed path starts with one of these (see analysed()); a folder on the way to one,
+  // or inside one, may hold analysed files.
+  auto related = [&](std::string_view root) { return root.starts_with(folder) || folder.starts_with(root); };
+  for (const auto* roots : {&pythonRoots, &cppRoots, &manifestRoots, &descriptorRoots})
+    for (const auto& r : *roots)
+      if (related(r)) return true;
+  return related("projects/hipdnn/") || related(".github/") || related(genericTargetTable);
+}
+
 std::string Layout::libraryPath(std::string_view relative) const {
   std::string r(relative);
   while (r.starts_with("./")) r.erase(0, 2);

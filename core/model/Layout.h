@@ -30,6 +30,9 @@ struct Layout {
 
   // Is the file one impactd extracts facts from?
   bool analysed(std::string_view path) const;
+  // Can a folder ("a/b/", with the '/') hold an analysed file, at any depth? A snapshot lists
+  // only such folders (git/Snapshot.h FolderScope): the rest of a monorepo is never walked.
+  bool mayHoldAnalysed(std::string_view folder) const;
   // "kernels/gfx950/a.py" -> "<libraryRoot>/kernels/gfx950/a.py"
   std::string libraryPath(std::string_view relative) const;
 };

@@ -35,5 +35,49 @@ TEST(LayoutConfig, ErrorsNameTheLineAndTheKey) {
   EXPECT_TRUE(layoutFromYaml("").ok()) << "an empty file keeps every default";
 }
 
+// The folder scope of a snapshot (Layout::mayHoldAnalysed) keeps every folder on the way to an
+// analysed file, of every kind analysed() accepts, with the default and a configured layout, and
+// leaves a monorepo's other projects out.
+TEST(LayoutConfig, FolderScopeKeepsEveryFolderOfAnAnalysedFile) {
+  auto configured = layoutFromYaml("python_roots: [vendor/hkp/rocke]\ncpp_roots: [vendor/hkp/src/]\n"
+                                   "descriptor_roots: [vendor/hkp/]\n");
+  ASSERT_TRUE(configured.ok()) << configured.status();
+  const std::vector<std::string> paths = {
+      "dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/attention.py",
+      "dnn-providers/hip-kernel-provider/descriptor-packaging/python/pack.py",
+      "dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json",
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950Dense.cpp",
+      "dnn-providers/hip-kernel-provider/ukds/gfx950/attention.json",
+      "dnn-providers/hip-kernel-provider/CMakeLists.txt",
+      "projects/hipdnn/plugin_sdk/include/hipdnn_plugin_sdk/KernelArgument.hpp",
+      "projects/hipdnn/plugin_sdk/CMakeLists.txt",
+      "projects/hipdnn/tools/IngestorGenerator/configs/attention.yaml",
+      "projects/hipdnn/data_sdk/include/graph_generated.h",
+      "projects/hipdnn/tests/test_categories.txt",
+      ".github/workflows/hipdnn-ci.yml",
+      "vendor/hkp/rocke/library/kernels/a.py",
+      "vendor/hkp/src/packs/A.cpp",
+      "vendor/hkp/ukds/a.json",
+      "projects/rocblas/library/src/blas1.cpp",
+      "projects/other/CMakeLists.txt",
+      "shared/tensile/x.py",
+  };
+  for (const Layout& layout : {Layout{}, *configured}) {
+    size_t analysed = 0;
+    for (const auto& p : paths) {
+      if (!layout.analysed(p)) continue;
+      ++analysed;
+      for (size_t slash = p.find('/'); slash != std::string::npos; slash = p.find('/', slash + 1))
+        EXPECT_TRUE(layout.mayHoldAnalysed(p.substr(0, slash + 1))) << p.substr(0, slash + 1) << " of " << p;
+    }
+    EXPECT_GE(analysed, 3u);
+    EXPECT_FALSE(layout.mayHoldAnalysed("projects/rocblas/"));
+    EXPECT_FALSE(layout.mayHoldAnalysed("shared/"));
+    EXPECT_TRUE(layout.mayHoldAnalysed("projects/")) << "on the way to projects/hipdnn/";
+  }
+  EXPECT_FALSE(Layout{}.mayHoldAnalysed("vendor/"));
+  EXPECT_TRUE(configured->mayHoldAnalysed("vendor/hkp/rocke/library/"));
+}
+
 }  // namespace
 }  // namespace impact

@@ -123,6 +123,52 @@ TEST(RepositoryTest, OpensFromASubfolderAndReportsPaths) {
   EXPECT_FALSE(repo->isShallow());
 }
 
+// A scoped snapshot lists only the folders its scope keeps (a monorepo's other projects are never
+// walked), yet a path outside is still found and read through the commit's tree, and the
+// listing is in path order like an unscoped one.
+TEST(RepositoryTest, ScopedSnapshotListsKeptFoldersAndFindsTheRest) {
+  FixtureRepo f;
+  f.write("dnn-providers/p/src/a.cpp", "int a;\n");
+  f.write("dnn-providers/p/src/b.c", "int b;\n");
+  f.write("dnn-providers/p.txt", "p\n");
+  f.write("dnn-providers/p/src/sub/c.cpp", "int c;\n");
+  f.write("projects/other/x/y.md", "y\n");
+  f.write("top.txt", "top\n");
+  std::string id = f.commit("tree");
+  auto repo = openOrDie(f.dir());
+  ASSERT_TRUE(repo);
+  auto full = repo->commitSnapshot(id);
+  ASSERT_TRUE(full.ok()) << full.status();
+  std::vector<std::string> asked;
+  auto scoped = repo->commitSnapshot(id, [&](std::string_view folder) {
+    asked.emplace_back(folder);
+    return std::string_view("dnn-providers/p/").starts_with(folder) || folder.starts_with("dnn-providers/p/");
+  });
+  ASSERT_TRUE(scoped.ok()) << scoped.status();
+  EXPECT_TRUE(scoped->scoped);
+  EXPECT_FALSE(full->scoped);
+  std::vector<std::string> listed;
+  for (const auto& [p, ref] : scoped->files) listed.push_back(p);
+  EXPECT_THAT(listed, ::testing::ElementsAre("dnn-providers/p.txt", "dnn-providers/p/src/a.cpp", "dnn-providers/p/src/b.c",
+                                             "dnn-providers/p/src/sub/c.cpp", "top.txt"));
+  EXPECT_THAT(asked, ::testing::Not(::testing::Contains("projects/other/x/"))) << "a skipped folder is not entered";
+  EXPECT_EQ(full->files.size(), 6u);
+  for (const auto& [p, ref] : full->files) {
+    const FileRef* g = scoped->find(p);
+    ASSERT_NE(g, nullptr) << p;
+    EXPECT_EQ(g->id, ref.id) << p;
+  }
+  EXPECT_EQ(scoped->read("projects/other/x/y.md").value_or(""), "y\n");
+  EXPECT_EQ(scoped->find("projects/other/x/none.md"), nullptr);
+  EXPECT_EQ(scoped->find("projects/other/x"), nullptr) << "a folder is not a file";
+  Snapshot copy = *scoped;
+  copy.remove("projects/other/x/y.md");
+  EXPECT_EQ(copy.find("projects/other/x/y.md"), nullptr) << "a removed path is not looked up again";
+  EXPECT_NE(scoped->find("projects/other/x/y.md"), nullptr) << "the original keeps it";
+  copy.overlay("projects/other/x/y.md", "new\n");
+  EXPECT_EQ(copy.read("projects/other/x/y.md").value_or(""), "new\n");
+}
+
 TEST(RepositoryTest, BareRepositoryHasNoWorkdir) {
   FixtureRepo f;
   f.write("a.txt", "one\n");
