@@ -7,6 +7,7 @@
 #include "model/LayoutConfig.h"
 
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -262,8 +263,10 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
     for (const auto& [path, text] : req.overlay) headSnap->overlay(path, text);
 
   auto both = collectFacts({&*baseSnap, &*headSnap}, layout, cache);
-  TreeFacts& baseFacts = both[0];
-  TreeFacts& headFacts = both[1];
+  auto baseShared = std::make_shared<const TreeFacts>(std::move(both[0]));
+  auto headShared = std::make_shared<const TreeFacts>(std::move(both[1]));
+  const TreeFacts& baseFacts = *baseShared;
+  const TreeFacts& headFacts = *headShared;
   for (const TreeFacts* tf : {&baseFacts, &headFacts})
     if (!tf->unreadable.empty())
       return absl::DataLossError(
@@ -273,7 +276,15 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   rep.mergeBase = *mb;
   rep.base = *baseTip;
   rep.head = req.head.empty() ? "working tree" : *headCommit;
-  rep.rows = judge(Revision::of(*baseSnap, baseFacts), Revision::of(*headSnap, headFacts), layout, &rep.notes);
+  // Each side's pairs, module graph and arch index, the two sides at once.
+  std::shared_ptr<const Derived> baseDerived;
+  std::thread baseSide([&] { baseDerived = Derived::of(baseShared, layout); });
+  std::shared_ptr<const Derived> headDerived = Derived::of(headShared, layout);
+  baseSide.join();
+  Revision baseRev = Revision::of(*baseSnap, baseFacts), headRev = Revision::of(*headSnap, headFacts);
+  baseRev.derived = baseDerived.get();
+  headRev.derived = headDerived.get();
+  rep.rows = judge(baseRev, headRev, layout, &rep.notes);
   if (!targetTip.empty()) {
     absl::Status st = addMergedView(**repo, *headCommit, targetTip, req.head.empty() ? &*headSnap : nullptr,
                                     *baseSnap, baseFacts, layout, cache, rep);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -111,6 +112,43 @@ bool fileAffinity(const std::string& file, const AffinityTokens& t) {
   return within(t.module) || within(t.name);
 }
 
+// fileAffinity of one file name with every builder at once: the builders' tokens in a hash map,
+// looked up for every substring of the file name of a token's length (a file name is short, the
+// builders many). Same answer as fileAffinity(file, tokens[i]) for each i, in index order.
+class AffinityIndex {
+ public:
+  explicit AffinityIndex(const std::vector<AffinityTokens>& tokens) {
+    for (size_t i = 0; i < tokens.size(); ++i)
+      for (const std::string* t : {&tokens[i].module, &tokens[i].name}) {
+        if (t->size() < 3) continue;
+        auto& ids = byToken_[*t];
+        if (ids.empty() || ids.back() != i) ids.push_back(i);
+        lengths_.insert(t->size());
+      }
+  }
+  std::vector<size_t> matching(const std::string& file) const {
+    std::vector<size_t> out;
+    for (size_t len : lengths_)
+      for (size_t at = 0; at + len <= file.size(); ++at) {
+        auto it = byToken_.find(absl::string_view(file.data() + at, len));
+        if (it == byToken_.end()) continue;
+        // "op1" must not claim Gfx950Op12Native.cpp (see fileAffinity).
+        size_t end = at + len;
+        if (end < file.size() && std::isdigit(static_cast<unsigned char>(file[end])) &&
+            std::isdigit(static_cast<unsigned char>(file[end - 1])))
+          continue;
+        out.insert(out.end(), it->second.begin(), it->second.end());
+      }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+ private:
+  absl::flat_hash_map<std::string, std::vector<size_t>> byToken_;
+  std::set<size_t> lengths_;
+};
+
 std::string formName(CppArgList::Form f) {
   switch (f) {
     case CppArgList::Form::Static: return "static";
@@ -156,8 +194,20 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       all.push_back({path, &b});
     }
   std::vector<AffinityTokens> allTokens;
+  std::vector<std::string> allArchs;
   allTokens.reserve(all.size());
-  for (const auto& b : all) allTokens.push_back(affinityTokens(b));
+  allArchs.reserve(all.size());
+  for (const auto& b : all) allTokens.push_back(affinityTokens(b)), allArchs.push_back(archFromPath(b.path));
+  // The builders a file is named after (fileAffinity), by the file's path: asked once per file,
+  // not once per list of it.
+  const AffinityIndex affinity(allTokens);
+  std::map<std::string, std::vector<BuilderRef>, std::less<>> affineByFile;
+  auto affineTo = [&](const std::string& path) -> const std::vector<BuilderRef>& {
+    auto [it, fresh] = affineByFile.try_emplace(path);
+    if (fresh)
+      for (size_t i : affinity.matching(squashedFileName(path))) it->second.push_back(all[i]);
+    return it->second;
+  };
   auto findBuilder = [&](const std::string& module, const std::string& name) -> std::optional<BuilderRef> {
     auto it = byModule.find(module);
     if (it == byModule.end()) return std::nullopt;
@@ -279,10 +329,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           affine = own->second;
           ownModule = true;
         }
-        const std::string file = squashedFileName(path);
-        if (affine.empty())
-          for (size_t i = 0; i < all.size(); ++i)
-            if (fileAffinity(file, allTokens[i])) affine.push_back(all[i]);
+        if (affine.empty()) affine = affineTo(path);
         auto [exact, closest] = bestByNames(affine, list);
         if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
         if (exact) p.builder = exact;
@@ -310,6 +357,8 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   // Unnamed lists and launch calls outside any manifest: pair through the file name
   // (Test<Name>Signature.cpp <-> <Name>Native.cpp), or with the builder the same file's named
   // lists paired with.
+  std::map<std::string, std::string> keyByNativeStem;  // "Gfx950FooNative" -> the key of its file's builder
+  for (const auto& [file, key] : builderOfFile) keyByNativeStem.emplace(stem(file), key);  // the first file wins
   for (auto& p : pendingByFileName) {
     std::optional<BuilderRef> b;
     if (auto it = builderOfFile.find(p.copy.path); it != builderOfFile.end()) b = builderByKey.at(it->second);
@@ -322,8 +371,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           name = name.substr(0, name.size() - std::strlen(suffix));
           break;
         }
-      for (const auto& [file, key] : builderOfFile)
-        if (stem(file) == name + "Native") { b = builderByKey.at(key); break; }
+      if (auto it = keyByNativeStem.find(name + "Native"); it != keyByNativeStem.end()) b = builderByKey.at(it->second);
       if (b) p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
     }
     // A launch call no manifest declares, in a file named after a module of its arch
@@ -336,7 +384,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         const PyBuilder& pb = *all[i].builder;
         if (pb.style != PyBuilder::Style::Params || pb.name.starts_with("_") || pb.name.find('.') != std::string::npos)
           continue;
-        if (arch.empty() || archFromPath(all[i].path) != arch) continue;
+        if (arch.empty() || allArchs[i] != arch) continue;
         if (fileAffinity(file, allTokens[i])) hits.push_back(i);
       }
       if (hits.size() == 1) {
