@@ -252,7 +252,7 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   if (!req.emit) scope = [&layout](std::string_view folder) { return layout.mayHoldAnalysed(folder); };
   auto baseSnap = (*repo)->commitSnapshot(*mb, scope);
   if (!baseSnap.ok()) return baseSnap.status();
-  auto headSnap = req.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit, scope);
+  auto headSnap = req.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshotFrom(*baseSnap, *headCommit, scope);
   if (!headSnap.ok()) {
     if (req.head.empty() && (*repo)->workdir().empty())
       return absl::FailedPreconditionError(

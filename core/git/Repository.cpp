@@ -175,6 +175,45 @@ struct Repository::Impl {
     return true;
   }
 
+  // walkTree of `tree`, given `knownFiles` = walkTree of `knownTree` with the same scope: a
+  // folder whose tree id is the same in both is copied from knownFiles, not walked. Caller holds mu.
+  int walkTreeFrom(const git_tree* knownTree, const git_tree* tree, const std::string& prefix,
+                   const std::map<std::string, FileRef>& knownFiles, std::map<std::string, FileRef>& files,
+                   const FolderScope& scope) const {
+    for (size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
+      const git_tree_entry* e = git_tree_entry_byindex(tree, i);
+      const char* name = git_tree_entry_name(e);
+      git_object_t type = git_tree_entry_type(e);
+      if (type == GIT_OBJECT_BLOB) {
+        files.emplace_hint(files.end(), absl::StrCat(prefix, name), FileRef{oidHex(git_tree_entry_id(e)), nullptr});
+        continue;
+      }
+      if (type != GIT_OBJECT_TREE) continue;
+      std::string folder = absl::StrCat(prefix, name, "/");
+      if (scope && !scope(folder)) continue;
+      const git_tree_entry* was = knownTree ? git_tree_entry_byname(knownTree, name) : nullptr;
+      if (was && git_tree_entry_type(was) == GIT_OBJECT_TREE && git_oid_equal(git_tree_entry_id(was), git_tree_entry_id(e))) {
+        // The same folder: its files, a range of knownFiles ('0' follows '/').
+        std::string after = folder;
+        after.back() = '0';
+        for (auto it = knownFiles.lower_bound(folder), stop = knownFiles.lower_bound(after); it != stop; ++it)
+          files.emplace_hint(files.end(), it->first, it->second);
+        continue;
+      }
+      git_tree* rawSub = nullptr;
+      if (git_tree_lookup(&rawSub, repo.get(), git_tree_entry_id(e)) != 0) return -1;
+      TreePtr sub(rawSub);
+      TreePtr knownSub;
+      if (was && git_tree_entry_type(was) == GIT_OBJECT_TREE) {
+        git_tree* rawKnown = nullptr;
+        if (git_tree_lookup(&rawKnown, repo.get(), git_tree_entry_id(was)) != 0) return -1;
+        knownSub.reset(rawKnown);
+      }
+      if (int rc = walkTreeFrom(knownSub.get(), sub.get(), folder, knownFiles, files, scope); rc != 0) return rc;
+    }
+    return 0;
+  }
+
   // Every blob of a tree (files, executables and symlinks; submodule commits skipped), in the
   // folders `scope` keeps (all when it is null). Caller holds mu.
   int walkTree(git_tree* tree, std::map<std::string, FileRef>& files, const FolderScope& scope = {}) const {
@@ -331,6 +370,33 @@ absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId,
     snap.scoped = static_cast<bool>(scope);
     snap.label = absl::StrCat("commit ", shortId(oidHex(&oid)));
     snap.treeId = oidHex(git_tree_id(tree.get()));
+  }
+  snap.blobs = std::make_shared<RepoBlobReader>(impl_);
+  return snap;
+}
+
+absl::StatusOr<Snapshot> Repository::commitSnapshotFrom(const Snapshot& known, const std::string& commitId,
+                                                        const FolderScope& scope) const {
+  if (known.treeId.empty() || known.scoped != static_cast<bool>(scope)) return commitSnapshot(commitId, scope);
+  Snapshot snap;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    git_oid oid, knownOid;
+    if (!impl_->resolveLocked(commitId, &oid))
+      return absl::NotFoundError(absl::StrCat("unknown revision '", commitId, "'"));
+    TreePtr tree, knownTree;
+    if (!impl_->treeLocked(commitId, tree))
+      return absl::NotFoundError(absl::StrCat("unreadable tree of commit ", oidHex(&oid), errorSuffix()));
+    git_tree* rawKnown = nullptr;
+    if (git_oid_fromstr(&knownOid, known.treeId.c_str()) != 0 ||
+        git_tree_lookup(&rawKnown, impl_->repo.get(), &knownOid) != 0)
+      return absl::NotFoundError(absl::StrCat("unreadable tree ", known.treeId, errorSuffix()));
+    knownTree.reset(rawKnown);
+    if (impl_->walkTreeFrom(knownTree.get(), tree.get(), "", known.files, snap.files, scope) != 0)
+      return absl::InternalError(absl::StrCat("cannot list the tree of commit ", oidHex(&oid), errorSuffix()));
+    snap.label = absl::StrCat("commit ", shortId(oidHex(&oid)));
+    snap.treeId = oidHex(git_tree_id(tree.get()));
+    snap.scoped = static_cast<bool>(scope);
   }
   snap.blobs = std::make_shared<RepoBlobReader>(impl_);
   return snap;

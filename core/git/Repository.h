@@ -38,6 +38,11 @@ class Repository {
   // The files of a commit's tree; with a scope, only those of the folders it keeps are listed
   // (Snapshot::scoped: other paths are still found by find() and read()).
   absl::StatusOr<Snapshot> commitSnapshot(const std::string& commitId, const FolderScope& scope = {}) const;
+  // The same snapshot, made from `known` (a commit's snapshot listed with the same scope) and the
+  // diff of the two trees: folders the commits share are not walked again. Equal to
+  // commitSnapshot(commitId, scope).
+  absl::StatusOr<Snapshot> commitSnapshotFrom(const Snapshot& known, const std::string& commitId,
+                                              const FolderScope& scope = {}) const;
   // HEAD's tree with the index and the working tree (modified, deleted and untracked files,
   // ignored files left out) laid over it.
   absl::StatusOr<Snapshot> workdirSnapshot() const;

@@ -169,6 +169,49 @@ TEST(RepositoryTest, ScopedSnapshotListsKeptFoldersAndFindsTheRest) {
   EXPECT_EQ(copy.read("projects/other/x/y.md").value_or(""), "new\n");
 }
 
+// A commit's snapshot made from another's and the diff of their trees is the one a walk makes:
+// modified, added, deleted files, a file that became a folder, a symlink, an executable, with a
+// scope and without.
+TEST(RepositoryTest, SnapshotFromAnotherCommitEqualsAWalk) {
+  FixtureRepo f;
+  f.write("keep/a.py", "a\n");
+  f.write("keep/b.py", "b\n");
+  f.write("keep/c", "c is a file\n");
+  f.write("keep/link-target.txt", "t\n");
+  f.write("skip/x.md", "x\n");
+  f.write("top.txt", "top\n");
+  std::string base = f.commit("base");
+  f.write("keep/a.py", "a changed\n");
+  f.git("rm -q keep/b.py keep/c");
+  f.write("keep/c/inside.py", "c is a folder now\n");
+  f.write("keep/new/deep/n.py", "n\n");
+  f.git("mv top.txt top2.txt");
+  f.write("skip/y.md", "y\n");
+  f.git("rm -q skip/x.md");
+  auto ln = impact::testing::run("cd " + shellQuote(f.dir()) + " && ln -s link-target.txt keep/link && chmod +x keep/a.py");
+  ASSERT_EQ(ln.exitCode, 0) << ln.err;
+  std::string head = f.commit("head");
+  auto repo = openOrDie(f.dir());
+  ASSERT_TRUE(repo);
+  FolderScope keepOnly = [](std::string_view folder) { return folder.starts_with("keep/"); };
+  for (const FolderScope& scope : {FolderScope{}, keepOnly}) {
+    auto b = repo->commitSnapshot(base, scope);
+    ASSERT_TRUE(b.ok()) << b.status();
+    auto walked = repo->commitSnapshot(head, scope);
+    auto diffed = repo->commitSnapshotFrom(*b, head, scope);
+    ASSERT_TRUE(walked.ok() && diffed.ok()) << walked.status() << diffed.status();
+    std::vector<std::pair<std::string, std::string>> w, d;
+    for (const auto& [p, r] : walked->files) w.emplace_back(p, r.id);
+    for (const auto& [p, r] : diffed->files) d.emplace_back(p, r.id);
+    EXPECT_EQ(d, w) << (scope ? "scoped" : "unscoped");
+    EXPECT_EQ(diffed->treeId, walked->treeId);
+    EXPECT_EQ(diffed->scoped, walked->scoped);
+    EXPECT_EQ(diffed->read("keep/c/inside.py").value_or(""), "c is a folder now\n");
+    EXPECT_EQ(diffed->read("skip/y.md").value_or(""), "y\n");
+    EXPECT_EQ(diffed->find("skip/x.md"), nullptr);
+  }
+}
+
 TEST(RepositoryTest, BareRepositoryHasNoWorkdir) {
   FixtureRepo f;
   f.write("a.txt", "one\n");
