@@ -489,10 +489,14 @@ void extractCopiesAndSymbols(std::string_view path, std::string_view content, co
 }  // namespace
 
 void extractDescriptor(std::string_view path, std::string_view content, FileFacts& f) {
-  f.fingerprint = jsonValueFingerprint(content);
+  f.fingerprint = fnv1a(content);  // what jsonValueFingerprint says of a document that does not parse
   json j;
   try {
     j = parseBounded(content);
+    try {
+      f.fingerprint = fnv1a(j.dump());  // = jsonValueFingerprint(content), from the one parse
+    } catch (const json::exception&) {
+    }
   } catch (const TooDeep& e) {
     f.ok = false;
     f.error = e.what();
