@@ -148,6 +148,10 @@ absl::Status addMergedView(const Repository& repo, const std::string& headCommit
 }
 
 std::set<std::string> changedPaths(const Snapshot& a, const Snapshot& b) {
+  // A scoped snapshot does not list every path: two commits' trees are compared in git (folders
+  // with the same tree id skipped), which sees every path.
+  if ((a.scoped || b.scoped) && !a.treeId.empty() && !b.treeId.empty() && a.blobs)
+    if (auto changed = a.blobs->changedBetween(a.treeId, b.treeId); changed.ok()) return *std::move(changed);
   std::set<std::string> out;
   for (const auto& [p, f] : a.files)
     if (const FileRef* g = b.find(p); !g || g->id != f.id) out.insert(p);
@@ -245,11 +249,13 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   auto mb = (*repo)->mergeBase(*baseTip, *headCommit);
   if (!mb.ok()) return mb.status();
 
-  // A report without an emit document reads analysed files only (and looks any other path up
-  // when a rule names it): the commits' snapshots list only the folders that can hold one, so
-  // the rest of a monorepo is never walked. The fold compares every path (changedPaths).
+  // A report reads analysed files only (and looks any other path up when a rule names it): the
+  // commits' snapshots list only the folders that can hold one, so the rest of a monorepo is
+  // never walked. The fold compares every path: between two commits git does (changedPaths);
+  // against the working tree, which has no tree id, the snapshots list every path.
   FolderScope scope;
-  if (!req.emit) scope = [&layout](std::string_view folder) { return layout.mayHoldAnalysed(folder); };
+  if (!req.emit || !req.head.empty())
+    scope = [&layout](std::string_view folder) { return layout.mayHoldAnalysed(folder); };
   auto baseSnap = (*repo)->commitSnapshot(*mb, scope);
   if (!baseSnap.ok()) return baseSnap.status();
   auto headSnap = req.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshotFrom(*baseSnap, *headCommit, scope);

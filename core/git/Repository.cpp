@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <utility>
@@ -175,6 +176,44 @@ struct Repository::Impl {
     return true;
   }
 
+  // Adds to `changed` every blob path that differs between trees a and b (either may be null:
+  // an absent folder), below `prefix`; a folder with the same tree id on both sides is skipped.
+  // Caller holds mu.
+  int changedBetween(const git_tree* a, const git_tree* b, const std::string& prefix, std::set<std::string>& changed) const {
+    auto subtree = [&](const git_tree_entry* e, TreePtr& out) {
+      git_tree* raw = nullptr;
+      if (git_tree_lookup(&raw, repo.get(), git_tree_entry_id(e)) != 0) return false;
+      out.reset(raw);
+      return true;
+    };
+    // Entries of `side` whose name the other side lacks or holds differently.
+    auto visit = [&](const git_tree* side, const git_tree* other, bool first) -> int {
+      if (!side) return 0;
+      for (size_t i = 0, n = git_tree_entrycount(side); i < n; ++i) {
+        const git_tree_entry* e = git_tree_entry_byindex(side, i);
+        const char* name = git_tree_entry_name(e);
+        const git_tree_entry* o = other ? git_tree_entry_byname(other, name) : nullptr;
+        git_object_t t = git_tree_entry_type(e), ot = o ? git_tree_entry_type(o) : GIT_OBJECT_INVALID;
+        if (o && t == ot && (t == GIT_OBJECT_BLOB || t == GIT_OBJECT_TREE) &&
+            git_oid_equal(git_tree_entry_id(e), git_tree_entry_id(o)))
+          continue;  // the same file or folder
+        if (!first && o && ot == t) continue;  // both trees or both blobs: seen from the first side
+        if (t == GIT_OBJECT_BLOB) changed.insert(absl::StrCat(prefix, name));
+        if (t != GIT_OBJECT_TREE) continue;
+        TreePtr sub, otherSub;
+        if (!subtree(e, sub)) return -1;
+        if (ot == GIT_OBJECT_TREE && !subtree(o, otherSub)) return -1;
+        std::string folder = absl::StrCat(prefix, name, "/");
+        int rc = first ? changedBetween(sub.get(), otherSub.get(), folder, changed)
+                       : changedBetween(otherSub.get(), sub.get(), folder, changed);
+        if (rc != 0) return rc;
+      }
+      return 0;
+    };
+    if (int rc = visit(a, b, true); rc != 0) return rc;
+    return visit(b, a, false);
+  }
+
   // walkTree of `tree`, given `knownFiles` = walkTree of `knownTree` with the same scope: a
   // folder whose tree id is the same in both is copied from knownFiles, not walked. Caller holds mu.
   int walkTreeFrom(const git_tree* knownTree, const git_tree* tree, const std::string& prefix,
@@ -261,6 +300,24 @@ class RepoBlobReader : public BlobReader {
     const char* data = static_cast<const char*>(git_blob_rawcontent(blob.get()));
     git_object_size_t size = git_blob_rawsize(blob.get());
     return std::string(data ? data : "", data ? static_cast<size_t>(size) : 0);
+  }
+
+  absl::StatusOr<std::set<std::string>> changedBetween(const std::string& treeA,
+                                                      const std::string& treeB) const override {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    TreePtr a, b;
+    for (auto [id, out] : {std::pair{&treeA, &a}, std::pair{&treeB, &b}}) {
+      git_oid oid;
+      git_tree* raw = nullptr;
+      if (id->size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, id->c_str()) != 0 ||
+          git_tree_lookup(&raw, impl_->repo.get(), &oid) != 0)
+        return absl::NotFoundError(absl::StrCat("unreadable tree ", *id, errorSuffix()));
+      out->reset(raw);
+    }
+    std::set<std::string> changed;
+    if (impl_->changedBetween(a.get(), b.get(), "", changed) != 0)
+      return absl::InternalError(absl::StrCat("cannot compare trees ", treeA, " and ", treeB, errorSuffix()));
+    return changed;
   }
 
   std::optional<std::string> blobIdAt(const std::string& treeId, const std::string& path) const override {

@@ -23,6 +23,10 @@ class BlobReader {
   virtual absl::StatusOr<std::string> readBlob(const std::string& id) const = 0;
   // The blob id of a file of a git tree (nullopt when the tree has no such file).
   virtual std::optional<std::string> blobIdAt(const std::string& treeId, const std::string& path) const = 0;
+  // The paths whose blob differs between two git trees (added and removed count), every folder
+  // included; folders with the same tree id are not walked.
+  virtual absl::StatusOr<std::set<std::string>> changedBetween(const std::string& treeA,
+                                                              const std::string& treeB) const = 0;
 };
 
 // Which folders a snapshot lists: called with a folder's path ending in '/' ("a/b/"); false

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -210,6 +211,23 @@ TEST(RepositoryTest, SnapshotFromAnotherCommitEqualsAWalk) {
     EXPECT_EQ(diffed->read("skip/y.md").value_or(""), "y\n");
     EXPECT_EQ(diffed->find("skip/x.md"), nullptr);
   }
+  // The paths that differ between the two trees, as git compares them, are those the two full
+  // listings differ in (every folder, in or out of a scope).
+  auto b = repo->commitSnapshot(base), h = repo->commitSnapshot(head);
+  ASSERT_TRUE(b.ok() && h.ok());
+  std::set<std::string> listed;
+  for (const auto& [p, r] : b->files)
+    if (const FileRef* g = h->find(p); !g || g->id != r.id) listed.insert(p);
+  for (const auto& [p, r] : h->files)
+    if (!b->find(p)) listed.insert(p);
+  auto byGit = b->blobs->changedBetween(b->treeId, h->treeId);
+  ASSERT_TRUE(byGit.ok()) << byGit.status();
+  EXPECT_EQ(*byGit, listed);
+  for (const char* p : {"keep/c", "keep/c/inside.py", "skip/x.md", "skip/y.md", "top.txt", "top2.txt"})
+    EXPECT_EQ(listed.count(p), 1u) << p;
+  auto none = b->blobs->changedBetween(b->treeId, b->treeId);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
 }
 
 TEST(RepositoryTest, BareRepositoryHasNoWorkdir) {
