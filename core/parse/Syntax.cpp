@@ -119,6 +119,22 @@ SourceRange rangeOf(TSNode n) {
   return {s.row, s.column, e.row, e.column};
 }
 
+// Nodes nest or are disjoint, so byte-range containment decides, except for a node with root's
+// exact range or an empty one (an ancestor of root with the same range, a zero-width node at
+// root's edge): those are checked by walking up.
+bool isUnder(TSNode n, TSNode root) {
+  if (ts_node_is_null(n) || ts_node_is_null(root)) return false;
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  uint32_t rs = ts_node_start_byte(root), re = ts_node_end_byte(root);
+  if (s < rs || e > re) return false;
+  if (s == e || (s == rs && e == re)) {
+    for (TSNode p = n; !ts_node_is_null(p); p = ts_node_parent(p))
+      if (ts_node_eq(p, root)) return true;
+    return false;
+  }
+  return true;
+}
+
 void walk(TSNode n, const std::function<bool(TSNode)>& fn) {
   if (ts_node_is_null(n)) return;
   TSTreeCursor cur = ts_tree_cursor_new(n);
@@ -171,63 +187,120 @@ bool isDocstring(TSNode n) {
 }  // namespace
 
 namespace {
-bool isAtom(const SyntaxTree& tree, TSNode x, std::string_view t) {
-  return ts_node_child_count(x) == 0 || t == "string_literal" || t == "raw_string_literal" ||
-         t == "char_literal" || t == "concatenated_string" || (tree.lang() == Lang::Python && t == "string");
+// What the fingerprint does with a node, by its symbol: decided once per grammar symbol from its
+// name (several symbols can share a name), instead of comparing type strings at every node.
+enum SymbolClass : uint8_t {
+  kPlain,       // hashed by its leaves, inside a group when named
+  kComment,     // left out
+  kAtom,        // hashed as one token: type and text (strings, chars)
+  kExpression,  // Python expression_statement: left out when it is a docstring
+};
+
+SymbolClass classify(Lang lang, std::string_view t) {
+  if (t == "comment") return kComment;
+  if (t == "string_literal" || t == "raw_string_literal" || t == "char_literal" || t == "concatenated_string" ||
+      (lang == Lang::Python && t == "string"))
+    return kAtom;
+  if (lang == Lang::Python && t == "expression_statement") return kExpression;
+  return kPlain;
+}
+
+struct SymbolTable {
+  std::vector<std::string_view> name;
+  std::vector<SymbolClass> cls;
+};
+
+SymbolTable buildTable(Lang lang) {
+  SymbolTable st;
+  const TSLanguage* l = language(lang);
+  uint32_t n = ts_language_symbol_count(l);
+  st.name.resize(n);
+  st.cls.resize(n);
+  for (uint32_t s = 0; s < n; ++s) {
+    const char* name = ts_language_symbol_name(l, static_cast<TSSymbol>(s));
+    st.name[s] = name ? std::string_view(name) : std::string_view{};
+    st.cls[s] = classify(lang, st.name[s]);
+  }
+  return st;
+}
+
+const SymbolTable& symbolTable(Lang lang) {
+  if (lang == Lang::Python) {
+    static const SymbolTable python = buildTable(Lang::Python);
+    return python;
+  }
+  static const SymbolTable cpp = buildTable(Lang::Cpp);
+  return cpp;
 }
 }  // namespace
 
 // Structure-aware: named inner nodes open and close a group, so moving a statement into or
 // out of a block changes the fingerprint even when the token sequence is the same.
-// Iterative (an explicit stack): a deeply nested file must not overflow the call stack.
+// A tree-cursor walk (no recursion: a deeply nested file must not overflow the call stack; no
+// ts_node_child(i), which is linear in i), with each symbol's class looked up by its id.
 uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n) {
   uint64_t h = 1469598103934665603ULL;
   if (ts_node_is_null(n)) return h;
-  struct Frame {
-    TSNode node;
-    uint32_t next;  // next child to visit
-  };
-  std::vector<Frame> stack;
+  const SymbolTable& st = symbolTable(tree.lang());
+  // true when x opens a group (its children are visited next).
   auto enter = [&](TSNode x) {
-    std::string_view t = type(x);
-    if (t == "comment") return;
-    if (tree.lang() == Lang::Python && isDocstring(x)) return;
-    if (isAtom(tree, x, t)) {
+    TSSymbol sym = ts_node_symbol(x);
+    std::string_view t;
+    SymbolClass k;
+    if (sym < st.cls.size()) {
+      t = st.name[sym];
+      k = st.cls[sym];
+    } else {  // ERROR and other built-in symbols outside the table
+      t = type(x);
+      k = classify(tree.lang(), t);
+    }
+    if (k == kComment) return false;
+    if (k == kExpression && isDocstring(x)) return false;
+    if (k == kAtom || ts_node_child_count(x) == 0) {
       h = fnv1a(t, h);
       h = fnv1a(tree.text(x), h);
       h = fnv1a("\x1f", h);
-      return;
+      return false;
     }
     if (ts_node_is_named(x)) {
       h = fnv1a("(", h);
       h = fnv1a(t, h);
     }
-    stack.push_back({x, 0});
+    return true;
   };
-  enter(n);
-  while (!stack.empty()) {
-    Frame& f = stack.back();
-    if (f.next < ts_node_child_count(f.node)) {
-      TSNode child = ts_node_child(f.node, f.next++);
-      enter(child);
-    } else {
-      if (ts_node_is_named(f.node)) h = fnv1a(")", h);
-      stack.pop_back();
+  if (!enter(n)) return h;
+  std::vector<bool> open{ts_node_is_named(n)};  // the groups entered, innermost last: named?
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  bool atChild = ts_tree_cursor_goto_first_child(&cur);  // else: on a group whose children are done
+  for (;;) {
+    if (atChild) {
+      TSNode x = ts_tree_cursor_current_node(&cur);
+      if (enter(x)) {
+        open.push_back(ts_node_is_named(x));
+        atChild = ts_tree_cursor_goto_first_child(&cur);
+        continue;
+      }
+      if (ts_tree_cursor_goto_next_sibling(&cur)) continue;
+      ts_tree_cursor_goto_parent(&cur);
+      atChild = false;
+      continue;
     }
+    if (open.back()) h = fnv1a(")", h);
+    open.pop_back();
+    if (open.empty()) break;
+    if (ts_tree_cursor_goto_next_sibling(&cur)) {
+      atChild = true;
+      continue;
+    }
+    ts_tree_cursor_goto_parent(&cur);
   }
+  ts_tree_cursor_delete(&cur);
   return h;
 }
 
 uint64_t codeFingerprint(const SyntaxTree& tree) { return codeFingerprint(tree, tree.root()); }
 
-Query::Query(Lang lang, std::string_view source) {
-  uint32_t errOffset = 0;
-  TSQueryError err = TSQueryErrorNone;
-  query_ = ts_query_new(language(lang), source.data(), static_cast<uint32_t>(source.size()), &errOffset, &err);
-  if (!query_) {
-    std::fprintf(stderr, "impactd: invalid tree-sitter query at offset %u (error %d)\n", errOffset, int(err));
-    std::abort();
-  }
+Query::Query(TSQuery* q) : query_(q) {
   uint32_t n = ts_query_capture_count(query_);
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t len = 0;
@@ -236,7 +309,33 @@ Query::Query(Lang lang, std::string_view source) {
   }
 }
 
-Query::~Query() { ts_query_delete(query_); }
+std::unique_ptr<Query> Query::tryCompile(Lang lang, std::string_view source, uint32_t& errOffset, int& err) {
+  TSQueryError e = TSQueryErrorNone;
+  errOffset = 0;
+  TSQuery* q = ts_query_new(language(lang), source.data(), static_cast<uint32_t>(source.size()), &errOffset, &e);
+  err = int(e);
+  if (!q) return nullptr;
+  return std::unique_ptr<Query>(new Query(q));
+}
+
+Query::Query(Lang lang, std::string_view source) {
+  uint32_t errOffset = 0;
+  int err = 0;
+  auto q = tryCompile(lang, source, errOffset, err);
+  if (!q) {
+    std::fprintf(stderr, "impactd: invalid tree-sitter query at offset %u (error %d)\n", errOffset, err);
+    std::abort();
+  }
+  std::swap(query_, q->query_);
+  std::swap(names_, q->names_);
+}
+
+uint32_t Query::patternCount() const { return ts_query_pattern_count(query_); }
+uint32_t Query::patternStartByte(uint32_t pattern) const { return ts_query_start_byte_for_pattern(query_, pattern); }
+
+Query::~Query() {
+  if (query_) ts_query_delete(query_);
+}
 
 TSNode Query::Match::get(std::string_view name) const {
   for (auto& [k, v] : captures)

@@ -52,6 +52,9 @@ TSNode field(TSNode n, const char* name);
 std::vector<TSNode> namedChildren(TSNode n);
 std::vector<TSNode> children(TSNode n);
 SourceRange rangeOf(TSNode n);
+// n is root or one of root's descendants (by byte range; a walk up only when the ranges alone
+// cannot tell).
+bool isUnder(TSNode n, TSNode root);
 // Calls fn on n and every descendant, pre-order; fn returns false to skip a node's children.
 void walk(TSNode n, const std::function<bool(TSNode)>& fn);
 
@@ -67,6 +70,8 @@ uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ULL);
 class Query {
  public:
   Query(Lang lang, std::string_view source);  // aborts on an invalid query (a programming error)
+  // Null on an invalid query, with the byte offset and tree-sitter's error code.
+  static std::unique_ptr<Query> tryCompile(Lang lang, std::string_view source, uint32_t& errOffset, int& err);
   ~Query();
   Query(const Query&) = delete;
   Query& operator=(const Query&) = delete;
@@ -76,9 +81,12 @@ class Query {
     TSNode get(std::string_view name) const;  // null node when absent
   };
   std::vector<Match> matches(TSNode root) const;
+  uint32_t patternCount() const;
+  uint32_t patternStartByte(uint32_t pattern) const;  // where the pattern starts in the source
 
  private:
-  TSQuery* query_;
+  explicit Query(TSQuery* q);
+  TSQuery* query_ = nullptr;
   std::vector<std::string> names_;
 };
 
