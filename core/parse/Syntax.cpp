@@ -95,23 +95,27 @@ TSNode field(TSNode n, const char* name) {
   return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::char_traits<char>::length(name)));
 }
 
-std::vector<TSNode> namedChildren(TSNode n) {
+namespace {
+// A node's children in order, read with one tree cursor: ts_node_child(i) and
+// ts_node_named_child(i) start from the first child each time (quadratic over a long list).
+std::vector<TSNode> childrenOf(TSNode n, bool namedOnly) {
   std::vector<TSNode> out;
   if (ts_node_is_null(n)) return out;
-  uint32_t c = ts_node_named_child_count(n);
-  out.reserve(c);
-  for (uint32_t i = 0; i < c; ++i) out.push_back(ts_node_named_child(n, i));
+  out.reserve(namedOnly ? ts_node_named_child_count(n) : ts_node_child_count(n));
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cur);
+      if (!namedOnly || ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
   return out;
 }
+}  // namespace
 
-std::vector<TSNode> children(TSNode n) {
-  std::vector<TSNode> out;
-  if (ts_node_is_null(n)) return out;
-  uint32_t c = ts_node_child_count(n);
-  out.reserve(c);
-  for (uint32_t i = 0; i < c; ++i) out.push_back(ts_node_child(n, i));
-  return out;
-}
+std::vector<TSNode> namedChildren(TSNode n) { return childrenOf(n, true); }
+std::vector<TSNode> children(TSNode n) { return childrenOf(n, false); }
 
 SourceRange rangeOf(TSNode n) {
   if (ts_node_is_null(n)) return {};
@@ -238,9 +242,9 @@ const SymbolTable& symbolTable(Lang lang) {
 // out of a block changes the fingerprint even when the token sequence is the same.
 // A tree-cursor walk (no recursion: a deeply nested file must not overflow the call stack; no
 // ts_node_child(i), which is linear in i), with each symbol's class looked up by its id.
-uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n) {
+namespace {
+uint64_t fingerprintWalk(const SyntaxTree& tree, TSNode n) {
   uint64_t h = 1469598103934665603ULL;
-  if (ts_node_is_null(n)) return h;
   const SymbolTable& st = symbolTable(tree.lang());
   // true when x opens a group (its children are visited next).
   auto enter = [&](TSNode x) {
@@ -295,6 +299,25 @@ uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n) {
     ts_tree_cursor_goto_parent(&cur);
   }
   ts_tree_cursor_delete(&cur);
+  return h;
+}
+
+}  // namespace
+
+uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n) {
+  uint64_t h = 1469598103934665603ULL;
+  if (ts_node_is_null(n)) return h;
+  const bool memo = ts_node_child_count(n) > 0;
+  const std::pair<const void*, uint32_t> key{n.id, ts_node_start_byte(n)};
+  if (memo) {
+    std::lock_guard<std::mutex> lock(tree.fingerprintsMutex_);
+    if (auto it = tree.fingerprints_.find(key); it != tree.fingerprints_.end()) return it->second;
+  }
+  h = fingerprintWalk(tree, n);
+  if (memo) {
+    std::lock_guard<std::mutex> lock(tree.fingerprintsMutex_);
+    tree.fingerprints_.emplace(key, h);
+  }
   return h;
 }
 

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,9 +42,15 @@ class SyntaxTree {
 
  private:
   SyntaxTree(Lang lang, std::string text, TSTree* tree) : lang_(lang), text_(std::move(text)), tree_(tree) {}
+  friend uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n);
   Lang lang_;
   std::string text_;
   TSTree* tree_;
+  // codeFingerprint's memo, by node (subtree id, start byte): a function fingerprinted by two
+  // extractors, or by one and the functions list, is walked once. Inner nodes only (a leaf's
+  // id can be its inline data, shared by equal tokens).
+  mutable std::mutex fingerprintsMutex_;
+  mutable std::map<std::pair<const void*, uint32_t>, uint64_t> fingerprints_;
 };
 
 // Node helpers.
@@ -61,6 +69,7 @@ void walk(TSNode n, const std::function<bool(TSNode)>& fn);
 // Code fingerprint of a subtree: FNV-1a over its leaf tokens, comments left out, so an edit
 // that changes only comments or whitespace keeps the fingerprint. For Python, a docstring
 // (a string expression statement first in a module, class or def body) is left out too.
+// Memoised per tree and inner node (thread-safe): asking twice walks once.
 uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n);
 uint64_t codeFingerprint(const SyntaxTree& tree);
 

@@ -257,3 +257,27 @@ TEST(IsUnder, DescendantsOnlyEvenWithEqualRanges) {
   EXPECT_TRUE(isUnder(only, one->root()));
   EXPECT_FALSE(isUnder(one->root(), only));
 }
+
+// namedChildren / children read with a tree cursor: the same nodes, in the same order, as
+// ts_node_named_child(i) / ts_node_child(i), on every node of the real and own files.
+TEST(NodeChildren, SameAsIndexedChildren) {
+  std::vector<std::pair<Lang, std::string>> files{{Lang::Cpp, kOwnCpp}};
+  for (auto& f : realFiles({".cpp", ".hpp", ".h"})) files.push_back({Lang::Cpp, slurp(f)});
+  for (auto& f : realFiles({".py"})) files.push_back({Lang::Python, slurp(f)});
+  size_t nodes = 0;
+  for (auto& [lang, text] : files) {
+    auto tree = SyntaxTree::parse(lang, text);
+    walk(tree->root(), [&](TSNode n) {
+      auto named = namedChildren(n);
+      auto all = children(n);
+      EXPECT_EQ(ts_node_named_child_count(n), named.size());
+      EXPECT_EQ(ts_node_child_count(n), all.size());
+      if (named.size() > 200 || all.size() > 200) return true;  // indexed access is quadratic
+      for (uint32_t i = 0; i < named.size(); ++i) EXPECT_TRUE(ts_node_eq(ts_node_named_child(n, i), named[i]));
+      for (uint32_t i = 0; i < all.size(); ++i) EXPECT_TRUE(ts_node_eq(ts_node_child(n, i), all[i]));
+      ++nodes;
+      return true;
+    });
+  }
+  EXPECT_GT(nodes, 1000u);
+}
