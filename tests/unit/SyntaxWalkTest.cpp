@@ -121,8 +121,19 @@ uint64_t referenceFingerprint(const SyntaxTree& tree, TSNode n) {
   return h;
 }
 
-// Every named node of the file (the root included) keeps its fingerprint.
+// Every named node of the file (the root included) keeps its fingerprint: asked after the whole
+// file (functions and classes then come from what the file's walk recorded), and, in a fresh
+// tree, functions asked before the file.
 void checkFingerprints(Lang lang, const std::string& text, const std::string& what) {
+  auto fresh = SyntaxTree::parse(lang, text);
+  walk(fresh->root(), [&](TSNode n) {
+    if (is(n, "function_definition")) {
+      EXPECT_EQ(referenceFingerprint(*fresh, n), codeFingerprint(*fresh, n)) << what << " function at byte "
+                                                                            << ts_node_start_byte(n);
+    }
+    return true;
+  });
+  EXPECT_EQ(referenceFingerprint(*fresh, fresh->root()), codeFingerprint(*fresh)) << what;
   auto tree = SyntaxTree::parse(lang, text);
   EXPECT_EQ(referenceFingerprint(*tree, tree->root()), codeFingerprint(*tree)) << what;
   int checked = 0;
