@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,9 +42,15 @@ class SyntaxTree {
 
  private:
   SyntaxTree(Lang lang, std::string text, TSTree* tree) : lang_(lang), text_(std::move(text)), tree_(tree) {}
+  friend uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n);
   Lang lang_;
   std::string text_;
   TSTree* tree_;
+  // codeFingerprint's memo, by node (subtree id, start byte): a function fingerprinted by two
+  // extractors, or by one and the functions list, is walked once. Inner nodes only (a leaf's
+  // id can be its inline data, shared by equal tokens).
+  mutable std::mutex fingerprintsMutex_;
+  mutable std::map<std::pair<const void*, uint32_t>, uint64_t> fingerprints_;
 };
 
 // Node helpers.
@@ -52,12 +60,16 @@ TSNode field(TSNode n, const char* name);
 std::vector<TSNode> namedChildren(TSNode n);
 std::vector<TSNode> children(TSNode n);
 SourceRange rangeOf(TSNode n);
+// n is root or one of root's descendants (by byte range; a walk up only when the ranges alone
+// cannot tell).
+bool isUnder(TSNode n, TSNode root);
 // Calls fn on n and every descendant, pre-order; fn returns false to skip a node's children.
 void walk(TSNode n, const std::function<bool(TSNode)>& fn);
 
 // Code fingerprint of a subtree: FNV-1a over its leaf tokens, comments left out, so an edit
 // that changes only comments or whitespace keeps the fingerprint. For Python, a docstring
 // (a string expression statement first in a module, class or def body) is left out too.
+// Memoised per tree and inner node (thread-safe): asking twice walks once.
 uint64_t codeFingerprint(const SyntaxTree& tree, TSNode n);
 uint64_t codeFingerprint(const SyntaxTree& tree);
 
@@ -67,6 +79,8 @@ uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ULL);
 class Query {
  public:
   Query(Lang lang, std::string_view source);  // aborts on an invalid query (a programming error)
+  // Null on an invalid query, with the byte offset and tree-sitter's error code.
+  static std::unique_ptr<Query> tryCompile(Lang lang, std::string_view source, uint32_t& errOffset, int& err);
   ~Query();
   Query(const Query&) = delete;
   Query& operator=(const Query&) = delete;
@@ -76,9 +90,12 @@ class Query {
     TSNode get(std::string_view name) const;  // null node when absent
   };
   std::vector<Match> matches(TSNode root) const;
+  uint32_t patternCount() const;
+  uint32_t patternStartByte(uint32_t pattern) const;  // where the pattern starts in the source
 
  private:
-  TSQuery* query_;
+  explicit Query(TSQuery* q);
+  TSQuery* query_ = nullptr;
   std::vector<std::string> names_;
 };
 

@@ -3,7 +3,6 @@
 #include <cctype>
 
 #include "extract/cpp/ConstantEval.h"
-#include "queries/cpp_typed_declaration.h"
 
 namespace impact::cpp {
 namespace {
@@ -104,10 +103,12 @@ void DeclaredTypes::prepare(int function) {
 
 void DeclaredTypes::read(TSNode root, bool fieldsOnly) {
   if (isNull(root)) return;
-  static const Query q(Lang::Cpp, queries::cpp_typed_declaration);
-  for (const auto& m : q.matches(root)) {
+  // The file's matches (collect() ran the query set once) that lie under root, in the order a
+  // query run over root alone gives them.
+  for (const auto& m : c_.matches[QueryId::CppTypedDeclaration]) {
     TSNode ty = m.get("type"), decl = m.get("decl");
     if (isNull(ty) || isNull(decl)) continue;
+    if (!isUnder(decl, root)) continue;
     if (fieldsOnly != is(decl, "field_declaration")) continue;
     for (TSNode declarator : declarators(decl)) {
       TSNode value{};

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "queries/cpp_constant.h"
-#include "queries/cpp_kernel_argument.h"
 
 namespace impact::cpp {
 
@@ -168,6 +166,7 @@ std::string calleeName(const Ctx& c, TSNode call) {
 
 void collect(Ctx& c) {
   TSNode root = c.tree.root();
+  c.matches = QuerySet::of(Lang::Cpp).run(root);
   walk(root, [&](TSNode n) {
     std::string_view t = type(n);
     if (t == "namespace_definition" || t == "class_specifier" || t == "struct_specifier") {
@@ -193,16 +192,14 @@ void collect(Ctx& c) {
     return true;
   });
 
-  static const Query kaQuery(Lang::Cpp, queries::cpp_kernel_argument);
-  for (const auto& m : kaQuery.matches(root)) {
+  for (const auto& m : c.matches[QueryId::CppKernelArgument]) {
     TSNode ty = m.get("type"), el = m.get("element");
     if (isNull(ty) || isNull(el)) continue;
     if (lastComponent(c.text(ty)) == "KernelArgument")
       c.kaElements.insert({ts_node_start_byte(el), ts_node_end_byte(el)});
   }
 
-  static const Query constQuery(Lang::Cpp, queries::cpp_constant);
-  for (const auto& m : constQuery.matches(root)) {
+  for (const auto& m : c.matches[QueryId::CppConstant]) {
     TSNode decl = m.get("decl"), name = m.get("name"), value = m.get("value");
     if (isNull(decl) || isNull(name) || isNull(value)) continue;
     if (!hasConstQualifier(c.tree, decl)) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/Facts.h"
+#include "parse/QuerySet.h"
 #include "parse/Syntax.h"
 
 namespace impact::cpp {
@@ -70,6 +71,7 @@ struct Ctx {
   std::unordered_map<std::string, std::vector<Constant>> constants;  // by unqualified name
   std::set<std::string> kaVariables;       // names declared with a KernelArgument-mentioning type
   std::set<std::pair<uint32_t, uint32_t>> kaElements;  // byte ranges of KernelArgument{...}
+  QueryMatches matches;  // every core/queries/cpp_*.scm over the whole file: one cursor pass
 
   explicit Ctx(const SyntaxTree& t) : tree(t) {}
 
@@ -82,8 +84,8 @@ struct Ctx {
   }
 };
 
-// Pass 1: scopes, functions, KernelArgument-typed variables, KernelArgument{...} elements,
-// constants.
+// Pass 1: the file's query matches (one pass of the C++ query set, QuerySet), scopes,
+// functions, KernelArgument-typed variables, KernelArgument{...} elements, constants.
 void collect(Ctx& c);
 
 // Function names.

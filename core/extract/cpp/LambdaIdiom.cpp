@@ -1,6 +1,5 @@
 #include "extract/cpp/LambdaIdiom.h"
 
-#include "queries/cpp_local_lambda.h"
 
 namespace impact::cpp {
 namespace {
@@ -184,8 +183,7 @@ class LambdaCalls {
 }  // namespace
 
 void extractLambdas(const Ctx& c, std::vector<CppArgList>& out) {
-  static const Query q(Lang::Cpp, queries::cpp_local_lambda);
-  for (const auto& m : q.matches(c.tree.root())) {
+  for (const auto& m : c.matches[QueryId::CppLocalLambda]) {
     TSNode name = m.get("name"), lambda = m.get("lambda"), decl = m.get("decl");
     if (isNull(name) || isNull(lambda) || isNull(decl)) continue;
     int f = c.functionOf(decl);

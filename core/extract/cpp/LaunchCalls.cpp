@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "extract/cpp/ArgumentKinds.h"
-#include "queries/cpp_launch_call.h"
 
 namespace impact::cpp {
 namespace {
@@ -33,9 +32,8 @@ std::string qualifiedName(const Ctx& c, TSNode def) {
 }  // namespace
 
 void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
-  static const Query q(Lang::Cpp, queries::cpp_launch_call);
   std::unique_ptr<DeclaredTypes> types;  // built on the first launch call of the file
-  for (const auto& m : q.matches(c.tree.root())) {
+  for (const auto& m : c.matches[QueryId::CppLaunchCall]) {
     TSNode method = m.get("method"), args = m.get("args"), call = m.get("call");
     if (isNull(method) || isNull(args) || isNull(call)) continue;
     if (c.text(method) != "launch") continue;
