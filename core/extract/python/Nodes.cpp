@@ -4,6 +4,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "absl/container/flat_hash_map.h"
+
 #include "parse/Syntax.h"
 
 namespace impact::pyextract {
@@ -34,6 +36,48 @@ TSFieldId fieldId(const char* name) {
   }();
   auto it = ids.find(std::string_view(name, std::strlen(name)));
   return it == ids.end() ? 0 : it->second;
+}
+
+namespace {
+thread_local ChildListing* tCurrent = nullptr;
+constexpr size_t kChunk = 4096;  // nodes per arena chunk
+}  // namespace
+
+struct ChildListing::Impl {
+  absl::flat_hash_map<const void*, std::pair<const TSNode*, uint32_t>> lists;  // node id -> its children
+  std::vector<std::unique_ptr<TSNode[]>> chunks;  // the lists, never moved
+  size_t used = kChunk;  // in the last chunk
+
+  TSNode* room(size_t n) {
+    if (n > kChunk) return chunks.emplace_back(new TSNode[n]).get();
+    if (used + n > kChunk) {
+      chunks.emplace_back(new TSNode[kChunk]);
+      used = 0;
+    }
+    TSNode* at = chunks.back().get() + used;
+    used += n;
+    return at;
+  }
+};
+
+ChildListing::ChildListing() : impl_(std::make_unique<Impl>()), outer_(tCurrent) { tCurrent = this; }
+ChildListing::~ChildListing() { tCurrent = outer_; }
+
+NodeList ChildListing::of(TSNode n) {
+  auto [it, fresh] = impl_->lists.try_emplace(n.id);
+  if (fresh) {
+    uint32_t c = ts_node_named_child_count(n);
+    TSNode* out = impl_->room(c);
+    for (uint32_t i = 0; i < c; ++i) out[i] = ts_node_named_child(n, i);
+    it->second = {out, c};
+  }
+  return NodeList(it->second.first, it->second.second);
+}
+
+NodeList namedChildren(TSNode n) {
+  if (ts_node_is_null(n) || ts_node_named_child_count(n) == 0) return NodeList();
+  if (tCurrent) return tCurrent->of(n);
+  return NodeList(impact::namedChildren(n));
 }
 
 }  // namespace impact::pyextract

@@ -1,14 +1,18 @@
-// Node helpers of the Python extractor: the same answers as parse/Syntax.h's `type`, `is` and
-// `field`, without their per-call costs (a node's type read from a table of the grammar's
-// symbol names instead of ts_node_type and strlen; a field's id looked up once per name instead
-// of tree-sitter's linear scan of every field name on each call). Declared in impact::pyextract,
-// they hide the generic ones in every file of the Python extractor that includes this header.
-// Python trees only. (Listing children stays parse/Syntax.h's: with tree-sitter 0.20 a cursor
-// step costs more than ts_node_named_child on the short child lists of a Python tree.)
+// Node helpers of the Python extractor: the same answers as parse/Syntax.h's `type`, `is`,
+// `field` and `namedChildren`, without their per-call costs: a node's type read from a table of
+// the grammar's symbol names (not ts_node_type and strlen); a field's id looked up once per name
+// (not tree-sitter's scan of every field name on each call); a node's named children listed
+// once per extraction (`ChildListing`, installed by extractPython) though the module-symbols,
+// function and binding walks each read them (with tree-sitter 0.20 every ts_node_named_child
+// restarts from the first child, and a cursor step costs more still). Declared in
+// impact::pyextract, they hide the generic ones in every file of the Python extractor that
+// includes this header. Python trees only.
 #pragma once
 
 #include <tree_sitter/api.h>
 
+#include <cstddef>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -41,5 +45,51 @@ inline TSNode field(TSNode n, const char* name) {
   if (id == 0) return TSNode{};
   return ts_node_child_by_field_id(n, id);
 }
+
+// Named children of a node: a view into the listing of the running extraction (valid until it
+// ends), or, outside one, a list of its own. Converts to a std::vector.
+class NodeList {
+ public:
+  NodeList() = default;
+  NodeList(const TSNode* b, size_t n) : b_(b), n_(n) {}
+  explicit NodeList(std::vector<TSNode> own) : own_(std::move(own)), b_(own_.data()), n_(own_.size()) {}
+  NodeList(const NodeList& o) : own_(o.own_), b_(own_.empty() ? o.b_ : own_.data()), n_(o.n_) {}
+  NodeList& operator=(const NodeList& o) {
+    own_ = o.own_;
+    b_ = own_.empty() ? o.b_ : own_.data();
+    n_ = o.n_;
+    return *this;
+  }
+  const TSNode* begin() const { return b_; }
+  const TSNode* end() const { return b_ + n_; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  TSNode operator[](size_t i) const { return b_[i]; }
+  TSNode back() const { return b_[n_ - 1]; }
+  operator std::vector<TSNode>() const { return std::vector<TSNode>(begin(), end()); }
+
+ private:
+  std::vector<TSNode> own_;
+  const TSNode* b_ = nullptr;
+  size_t n_ = 0;
+};
+
+// While alive, the named children of each node of the tree being extracted are listed once and
+// kept (per thread; listings nest: the innermost is used).
+class ChildListing {
+ public:
+  ChildListing();
+  ~ChildListing();
+  ChildListing(const ChildListing&) = delete;
+  ChildListing& operator=(const ChildListing&) = delete;
+  NodeList of(TSNode n);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  ChildListing* outer_;
+};
+
+NodeList namedChildren(TSNode n);
 
 }  // namespace impact::pyextract
