@@ -1,5 +1,6 @@
 #include "extract/python/Nodes.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -25,7 +26,8 @@ const PyGrammar& PyGrammar::get() {
   return g;
 }
 
-TSFieldId fieldId(const char* name) {
+namespace {
+TSFieldId lookUpField(const char* name) {
   static const std::unordered_map<std::string_view, TSFieldId> ids = [] {
     std::unordered_map<std::string_view, TSFieldId> m;
     const TSLanguage* lang = PyGrammar::get().lang;
@@ -36,6 +38,19 @@ TSFieldId fieldId(const char* name) {
   }();
   auto it = ids.find(std::string_view(name, std::strlen(name)));
   return it == ids.end() ? 0 : it->second;
+}
+}  // namespace
+
+TSFieldId fieldId(const char* name) {
+  // Names are string literals: a small per-thread cache keyed by their address answers first.
+  struct Slot {
+    const char* name = nullptr;
+    TSFieldId id = 0;
+  };
+  thread_local Slot cache[64];
+  Slot& s = cache[(reinterpret_cast<uintptr_t>(name) >> 2) & 63];
+  if (s.name != name) s = Slot{name, lookUpField(name)};
+  return s.id;
 }
 
 namespace {

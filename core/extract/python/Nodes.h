@@ -36,7 +36,8 @@ inline std::string_view type(TSNode n) {
 
 inline bool is(TSNode n, std::string_view t) { return type(n) == t; }
 
-// The id of a field of the Python grammar (0: no such field), looked up once per name.
+// The id of a field of the Python grammar (0: no such field). `name` is a string literal: ids
+// are cached by its address.
 TSFieldId fieldId(const char* name);
 
 inline TSNode field(TSNode n, const char* name) {
