@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 #include <iterator>
 #include <map>
 #include <set>
@@ -167,22 +166,24 @@ class ModuleFactsBuilder {
       if (moduleRefSeen_.insert(r).second) out_.moduleRefs.push_back(r);
   }
 
+  // Leaves in order, comments skipped; a space after each comma.
+  void leaves(TSNode n, int d, std::string& out) const {
+    if (d > 200) return;
+    if (is(n, "comment")) return;
+    uint32_t cc = ts_node_child_count(n);
+    if (cc == 0 || is(n, "string")) {
+      std::string_view text = t_.text(n);
+      out += text;
+      if (text == ",") out += ' ';
+      return;
+    }
+    for (uint32_t i = 0; i < cc; ++i) leaves(ts_node_child(n, i), d + 1, out);
+  }
+
   std::string paramsText(TSNode params) const {
     if (ts_node_is_null(params)) return "";
     std::string out;
-    // leaves in order, comments skipped; a space after each comma
-    std::function<void(TSNode, int)> leaves = [&](TSNode n, int d) {
-      if (d > 200) return;
-      if (is(n, "comment")) return;
-      uint32_t cc = ts_node_child_count(n);
-      if (cc == 0 || is(n, "string")) {
-        out += t_.text(n);
-        if (t_.text(n) == ",") out += ' ';
-        return;
-      }
-      for (uint32_t i = 0; i < cc; ++i) leaves(ts_node_child(n, i), d + 1);
-    };
-    leaves(params, 0);
+    leaves(params, 0, out);
     // "(a, b, )" -> "(a, b,)"
     std::string clean;
     for (size_t i = 0; i < out.size(); ++i) {
