@@ -56,12 +56,26 @@ TSFieldId fieldId(const char* name) {
 namespace {
 thread_local ChildListing* tCurrent = nullptr;
 constexpr size_t kChunk = 4096;  // nodes per arena chunk
+// From this many named children on, a node's list is read with a cursor (a cursor step costs
+// about as much as three ts_node_named_child steps).
+constexpr uint32_t kCursorFrom = 8;
 }  // namespace
 
 struct ChildListing::Impl {
   absl::flat_hash_map<const void*, std::pair<const TSNode*, uint32_t>> lists;  // node id -> its children
   std::vector<std::unique_ptr<TSNode[]>> chunks;  // the lists, never moved
   size_t used = kChunk;  // in the last chunk
+  TSTreeCursor cursor{};
+  bool hasCursor = false;
+
+  ~Impl() {
+    if (hasCursor) ts_tree_cursor_delete(&cursor);
+  }
+  TSTreeCursor* cursorAt(TSNode n) {
+    if (hasCursor) ts_tree_cursor_reset(&cursor, n);
+    else cursor = ts_tree_cursor_new(n), hasCursor = true;
+    return &cursor;
+  }
 
   TSNode* room(size_t n) {
     if (n > kChunk) return chunks.emplace_back(new TSNode[n]).get();
@@ -83,7 +97,19 @@ NodeList ChildListing::of(TSNode n) {
   if (fresh) {
     uint32_t c = ts_node_named_child_count(n);
     TSNode* out = impl_->room(c);
-    for (uint32_t i = 0; i < c; ++i) out[i] = ts_node_named_child(n, i);
+    if (c < kCursorFrom) {
+      for (uint32_t i = 0; i < c; ++i) out[i] = ts_node_named_child(n, i);
+    } else {
+      // ts_node_named_child(n, i) walks from the first child: quadratic on a long list (a
+      // table of thousands of entries). A cursor steps once per child.
+      TSTreeCursor* cur = impl_->cursorAt(n);
+      uint32_t k = 0;
+      if (ts_tree_cursor_goto_first_child(cur)) do {
+          TSNode ch = ts_tree_cursor_current_node(cur);
+          if (ts_node_is_named(ch) && k < c) out[k++] = ch;
+        } while (ts_tree_cursor_goto_next_sibling(cur));
+      for (; k < c; ++k) out[k] = ts_node_named_child(n, k);  // not expected: the count said so
+    }
     it->second = {out, c};
   }
   return NodeList(it->second.first, it->second.second);
