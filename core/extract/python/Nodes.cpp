@@ -64,6 +64,7 @@ constexpr uint32_t kCursorFrom = 8;
 struct ChildListing::Impl {
   absl::flat_hash_map<const void*, std::pair<const TSNode*, uint32_t>> lists;  // node id -> its children
   std::vector<std::unique_ptr<TSNode[]>> chunks;  // the lists, never moved
+  absl::flat_hash_map<std::pair<const void*, TSFieldId>, TSNode> fields;  // (node id, field) -> child
   size_t used = kChunk;  // in the last chunk
   TSTreeCursor cursor{};
   bool hasCursor = false;
@@ -113,6 +114,17 @@ NodeList ChildListing::of(TSNode n) {
     it->second = {out, c};
   }
   return NodeList(it->second.first, it->second.second);
+}
+
+TSNode ChildListing::fieldOf(TSNode n, TSFieldId id) {
+  auto [it, fresh] = impl_->fields.try_emplace(std::make_pair(n.id, id));
+  if (fresh) it->second = ts_node_child_by_field_id(n, id);
+  return it->second;
+}
+
+TSNode fieldChild(TSNode n, TSFieldId id) {
+  if (tCurrent) return tCurrent->fieldOf(n, id);
+  return ts_node_child_by_field_id(n, id);
 }
 
 NodeList namedChildren(TSNode n) {

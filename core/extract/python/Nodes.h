@@ -1,9 +1,9 @@
 // Node helpers of the Python extractor: the same answers as parse/Syntax.h's `type`, `is`,
 // `field` and `namedChildren`, without their per-call costs: a node's type read from a table of
 // the grammar's symbol names (not ts_node_type and strlen); a field's id looked up once per name
-// (not tree-sitter's scan of every field name on each call); a node's named children listed
-// once per extraction (`ChildListing`, installed by extractPython) though the module-symbols,
-// function and binding walks each read them (with tree-sitter 0.20 every ts_node_named_child
+// (not tree-sitter's scan of every field name on each call); a node's named children and field
+// children read once per extraction (`ChildListing`, installed by extractPython) though the
+// module-symbols, function and binding walks each read them (with tree-sitter 0.20 every ts_node_named_child
 // restarts from the first child, and a cursor step costs more still). Declared in
 // impact::pyextract, they hide the generic ones in every file of the Python extractor that
 // includes this header. Python trees only.
@@ -40,11 +40,14 @@ inline bool is(TSNode n, std::string_view t) { return type(n) == t; }
 // are cached by its address.
 TSFieldId fieldId(const char* name);
 
+// The child of field `id`: answered once per (node, field) while a ChildListing is alive.
+TSNode fieldChild(TSNode n, TSFieldId id);
+
 inline TSNode field(TSNode n, const char* name) {
   if (ts_node_is_null(n)) return TSNode{};
   TSFieldId id = fieldId(name);
   if (id == 0) return TSNode{};
-  return ts_node_child_by_field_id(n, id);
+  return fieldChild(n, id);
 }
 
 // Named children of a node: a view into the listing of the running extraction (valid until it
@@ -75,8 +78,8 @@ class NodeList {
   size_t n_ = 0;
 };
 
-// While alive, the named children of each node of the tree being extracted are listed once and
-// kept (per thread; listings nest: the innermost is used).
+// While alive, the named children and field children of each node of the tree being extracted
+// are read once and kept (per thread; listings nest: the innermost is used).
 class ChildListing {
  public:
   ChildListing();
@@ -84,6 +87,7 @@ class ChildListing {
   ChildListing(const ChildListing&) = delete;
   ChildListing& operator=(const ChildListing&) = delete;
   NodeList of(TSNode n);
+  TSNode fieldOf(TSNode n, TSFieldId id);
 
  private:
   struct Impl;
