@@ -94,9 +94,11 @@ DiskCache::DiskCache(std::string dir, uint64_t maxBytes) : dir_(std::move(dir)),
 std::string DiskCache::entryPath(std::string_view path, std::string_view blobId) const {
   // The path is part of the key: extraction reads it (a descriptor's type, a catalog's arch and
   // family folders), so an entry is never served to another path with the same content.
+  // Sixteen folders by the id's first digit: a cold run makes few folders (each costs the file
+  // system an inode, as an entry does), and a folder holds a few ten thousand entries at most.
   std::string id(blobId);
-  return absl::StrCat(dir_, "/facts-", IMPACT_EXTRACTOR_VERSION, "-c", kFactsCodecVersion, "/", id.substr(0, 2), "/",
-                      id.substr(2), ".", extractionKind(path), ".", absl::Hex(fnv1a(path), absl::kZeroPad16));
+  return absl::StrCat(dir_, "/facts-", IMPACT_EXTRACTOR_VERSION, "-c", kFactsCodecVersion, "/", id.substr(0, 1), "/",
+                      id.substr(1), ".", extractionKind(path), ".", absl::Hex(fnv1a(path), absl::kZeroPad16));
 }
 
 std::optional<FileFacts> DiskCache::load(const std::string& path, const std::string& blobId) {
