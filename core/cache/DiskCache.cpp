@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -93,9 +94,11 @@ DiskCache::DiskCache(std::string dir, uint64_t maxBytes) : dir_(std::move(dir)),
 std::string DiskCache::entryPath(std::string_view path, std::string_view blobId) const {
   // The path is part of the key: extraction reads it (a descriptor's type, a catalog's arch and
   // family folders), so an entry is never served to another path with the same content.
+  // Sixteen folders by the id's first digit: a cold run makes few folders (each costs the file
+  // system an inode, as an entry does), and a folder holds a few ten thousand entries at most.
   std::string id(blobId);
-  return absl::StrCat(dir_, "/facts-", IMPACT_EXTRACTOR_VERSION, "-c", kFactsCodecVersion, "/", id.substr(0, 2), "/",
-                      id.substr(2), ".", extractionKind(path), ".", absl::Hex(fnv1a(path), absl::kZeroPad16));
+  return absl::StrCat(dir_, "/facts-", IMPACT_EXTRACTOR_VERSION, "-c", kFactsCodecVersion, "/", id.substr(0, 1), "/",
+                      id.substr(1), ".", extractionKind(path), ".", absl::Hex(fnv1a(path), absl::kZeroPad16));
 }
 
 std::optional<FileFacts> DiskCache::load(const std::string& path, const std::string& blobId) {
@@ -134,21 +137,32 @@ std::optional<FileFacts> DiskCache::load(const std::string& path, const std::str
 }
 
 void DiskCache::store(const std::string& path, const std::string& blobId, const FileFacts& facts) {
-  const fs::path file = entryPath(path, blobId);
-  std::string payload = encodeFacts(facts);
-  std::string bytes(kMagic, sizeof kMagic);
+  const std::string file = entryPath(path, blobId);
+  // Header and payload in one buffer: the payload is encoded after a header whose length and
+  // checksum are filled in once it is known.
+  std::string bytes;
+  bytes.reserve(4096);
+  bytes.append(kMagic, sizeof kMagic);
   put<uint32_t>(bytes, kFactsCodecVersion);
   put<uint32_t>(bytes, 0);
-  put<uint64_t>(bytes, payload.size());
-  put<uint64_t>(bytes, fnv1a(payload));
-  bytes += payload;
+  put<uint64_t>(bytes, 0);
+  put<uint64_t>(bytes, 0);
+  encodeFactsInto(facts, bytes);
+  std::string_view payload(bytes.data() + kHeaderSize, bytes.size() - kHeaderSize);
+  const uint64_t len = payload.size(), sum = fnv1a(payload);
+  std::memcpy(bytes.data() + 16, &len, sizeof len);
+  std::memcpy(bytes.data() + 24, &sum, sizeof sum);
 
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
   // A temp file beside the entry (same file system: the rename is atomic), unique per process
-  // and write.
-  std::string tmp = absl::StrCat(file.string(), ".tmp.", ::getpid(), ".", tempSeq_.fetch_add(1));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // and write. Its folder is made only when the first open finds it missing.
+  std::string tmp = absl::StrCat(file, ".tmp.", ::getpid(), ".", tempSeq_.fetch_add(1));
+  auto openTemp = [&] { return ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644); };
+  int fd = openTemp();
+  if (fd < 0 && errno == ENOENT) {
+    std::error_code ec;
+    fs::create_directories(fs::path(file).parent_path(), ec);
+    fd = openTemp();
+  }
   if (fd < 0) {
     ++writeErrors_;
     return;
@@ -171,20 +185,23 @@ void DiskCache::store(const std::string& path, const std::string& blobId, const 
 DiskCache::TrimResult DiskCache::trim() {
   TrimResult res;
   struct Entry {
-    fs::file_time_type mtime;
+    std::chrono::nanoseconds mtime;  // since the epoch (CLOCK_REALTIME, as the file system stamps)
     uint64_t size;
     fs::path path;
   };
   std::vector<Entry> entries;
   std::error_code ec;
-  const auto now = fs::file_time_type::clock::now();
+  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
   for (fs::recursive_directory_iterator it(dir_, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     std::error_code e;
-    if (!it->is_regular_file(e)) continue;
-    auto mtime = it->last_write_time(e);
-    uint64_t size = it->file_size(e);
-    if (e) continue;  // removed meanwhile by another process
+    if (it->is_directory(e)) continue;  // the type comes with the listing: no stat
+    // One lstat per file for its kind, time and size.
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // removed meanwhile
+    auto mtime = std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec);
+    uint64_t size = static_cast<uint64_t>(st.st_size);
     if (isTemp(it->path())) {
       // A writer killed mid-write left it; a live writer renames within milliseconds.
       if (now - mtime > kStaleTemp && fs::remove(it->path(), e)) ++res.removed;

@@ -5,7 +5,7 @@
 // of the extractor's sources and the codec version (generated/ExtractorVersion.h), so a build
 // never reads facts another extractor wrote. Extraction also reads the path (classify(), a
 // descriptor's type, a catalog's arch and family folders), so the path is hashed into the key.
-// Layout: DIR/facts-<version>-c<codec>/<blob id[0:2]>/<blob id[2:]>.<kind>.<path hash>.
+// Layout: DIR/facts-<version>-c<codec>/<blob id[0]>/<blob id[1:]>.<kind>.<path hash>.
 //
 // Safe for concurrent use by threads and processes: an entry is written to a temp file beside
 // it and renamed into place, so a reader sees a whole entry or none, and a writer killed

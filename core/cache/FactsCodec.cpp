@@ -20,7 +20,8 @@ namespace {
 // flagged. One field list per struct (below) drives both directions.
 class Writer {
  public:
-  std::string out;
+  explicit Writer(std::string& o) : out(o) {}
+  std::string& out;
   template <typename T>
   void pod(T v) {
     out.append(reinterpret_cast<const char*>(&v), sizeof v);
@@ -173,10 +174,15 @@ void factsFields(Ar& ar, FileFacts& f) {
   ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols);
 }
 
-std::string encodeFacts(const FileFacts& f) {
-  Writer w;
+void encodeFactsInto(const FileFacts& f, std::string& out) {
+  Writer w(out);
   factsFields(w, const_cast<FileFacts&>(f));
-  return std::move(w.out);
+}
+
+std::string encodeFacts(const FileFacts& f) {
+  std::string out;
+  encodeFactsInto(f, out);
+  return out;
 }
 
 absl::StatusOr<FileFacts> decodeFacts(std::string_view bytes, std::string_view path) {

@@ -22,6 +22,8 @@ inline constexpr uint32_t kFactsCodecVersion = 3;
 // The facts without their path (a cache entry is shared by every path with the same content
 // and extraction kind). A flat binary encoding, one field list per struct (FactsCodec.cpp).
 std::string encodeFacts(const FileFacts& facts);
+// The same bytes appended to `out` (a cache entry's header and payload in one buffer).
+void encodeFactsInto(const FileFacts& facts, std::string& out);
 
 // The facts the bytes hold, with `path` set; an error (naming what is wrong) for bytes that are
 // not such an encoding: truncated, corrupt, or of another shape.

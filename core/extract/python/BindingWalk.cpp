@@ -1,4 +1,5 @@
 #include "extract/python/BindingWalk.h"
+#include "extract/python/Nodes.h"
 
 #include <algorithm>
 #include <optional>

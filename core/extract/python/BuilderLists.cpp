@@ -17,6 +17,7 @@
 // Every recursion is depth-capped and resolution has a step budget, so garbage input or deep
 // nesting cannot hang or overflow the stack; nothing throws out of extractPython.
 #include "extract/python/BuilderExtractor.h"
+#include "extract/python/Nodes.h"
 
 #include <algorithm>
 #include <set>

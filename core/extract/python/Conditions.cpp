@@ -1,6 +1,7 @@
 // Conditions of conditional arguments and early returns, local aliases and literal loop
 // variables replaced by what they stand for.
 #include "extract/python/BuilderExtractor.h"
+#include "extract/python/Nodes.h"
 
 #include <set>
 #include <string_view>

@@ -1,6 +1,7 @@
 // Early returns: `return other(spec)` before the first b.param adds other's lists (same module,
 // cycle-safe) or records it as unresolved.
 #include "extract/python/BuilderExtractor.h"
+#include "extract/python/Nodes.h"
 
 #include <algorithm>
 
@@ -38,7 +39,7 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
   const FnFacts& f = facts_[i];
   std::vector<PyAbi> abis;
   std::vector<std::string> unresolved;
-  uint64_t fp = codeFingerprint(t_, fn.def);
+  std::vector<uint64_t> targetFps;  // folded into the fingerprint, in order, if this is a builder
   if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params});
   bool anyTarget = false;
   for (const ReturnTarget& r : f.returns) {
@@ -55,8 +56,7 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
       }
       for (const std::string& u : tb.unresolved)
         if (std::find(unresolved.begin(), unresolved.end(), u) == unresolved.end()) unresolved.push_back(u);
-      uint64_t tfp = tb.fingerprint;
-      fp = fnv1a(std::string_view(reinterpret_cast<const char*>(&tfp), sizeof tfp), fp);
+      targetFps.push_back(tb.fingerprint);
       continue;
     }
     // Not a function of this module: a builder elsewhere, unless it is a builtin or a method
@@ -76,7 +76,12 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
   bi.isBuilder = f.hasParams || anyTarget;
   bi.abis = std::move(abis);
   bi.unresolved = std::move(unresolved);
-  bi.fingerprint = fp;
+  // Read only for a builder (its own and as a target's): not computed for other functions.
+  if (bi.isBuilder) {
+    uint64_t fp = codeFingerprint(t_, fn.def);
+    for (uint64_t tfp : targetFps) fp = fnv1a(std::string_view(reinterpret_cast<const char*>(&tfp), sizeof tfp), fp);
+    bi.fingerprint = fp;
+  }
   bi.state = BuilderInfo::Done;
   return bi;
 }

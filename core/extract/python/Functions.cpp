@@ -1,4 +1,5 @@
 #include "extract/python/Functions.h"
+#include "extract/python/Nodes.h"
 
 #include "extract/python/Limits.h"
 

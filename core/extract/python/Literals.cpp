@@ -1,4 +1,5 @@
 #include "extract/python/Literals.h"
+#include "extract/python/Nodes.h"
 
 #include <algorithm>
 

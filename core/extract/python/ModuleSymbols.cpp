@@ -1,8 +1,8 @@
 #include "extract/python/ModuleSymbols.h"
+#include "extract/python/Nodes.h"
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 #include <iterator>
 #include <map>
 #include <set>
@@ -41,6 +41,8 @@ class ModuleFactsBuilder {
   std::map<std::string, std::string> typed_;
   std::vector<PyTypedRead>* typedOut_ = nullptr;
   bool inMethod_ = false;  // reading a method's parameters and body
+  const std::string* importsOf_ = nullptr;  // collectLocals records imports for this function
+  int importsDepth_ = 0;
 
   // The type an annotation names as a chain: `Spec`, `m.Spec`, `"Spec"`; "" for anything else
   // (Optional[...], unions: the receiver's type is then not known).
@@ -164,22 +166,24 @@ class ModuleFactsBuilder {
       if (moduleRefSeen_.insert(r).second) out_.moduleRefs.push_back(r);
   }
 
+  // Leaves in order, comments skipped; a space after each comma.
+  void leaves(TSNode n, int d, std::string& out) const {
+    if (d > 200) return;
+    if (is(n, "comment")) return;
+    uint32_t cc = ts_node_child_count(n);
+    if (cc == 0 || is(n, "string")) {
+      std::string_view text = t_.text(n);
+      out += text;
+      if (text == ",") out += ' ';
+      return;
+    }
+    for (uint32_t i = 0; i < cc; ++i) leaves(ts_node_child(n, i), d + 1, out);
+  }
+
   std::string paramsText(TSNode params) const {
     if (ts_node_is_null(params)) return "";
     std::string out;
-    // leaves in order, comments skipped; a space after each comma
-    std::function<void(TSNode, int)> leaves = [&](TSNode n, int d) {
-      if (d > 200) return;
-      if (is(n, "comment")) return;
-      uint32_t cc = ts_node_child_count(n);
-      if (cc == 0 || is(n, "string")) {
-        out += t_.text(n);
-        if (t_.text(n) == ",") out += ' ';
-        return;
-      }
-      for (uint32_t i = 0; i < cc; ++i) leaves(ts_node_child(n, i), d + 1);
-    };
-    leaves(params, 0);
+    leaves(params, 0, out);
     // "(a, b, )" -> "(a, b,)"
     std::string clean;
     for (size_t i = 0; i < out.size(); ++i) {
@@ -190,7 +194,9 @@ class ModuleFactsBuilder {
   }
 
   // Names bound inside a definition (parameters, assignment targets, loop and with targets,
-  // nested defs); `global`/`nonlocal` names are not local.
+  // nested defs); `global`/`nonlocal` names are not local. While importsOf_ is set, the imports
+  // met (not nested in one another) are recorded for that function, as deep as the statement
+  // walk reaches (importsDepth_: the body's depth in it).
   void collectLocals(TSNode n, std::set<std::string>& locals, std::set<std::string>& globals, int depth) {
     if (depth > kMaxVisitDepth || ts_node_is_null(n)) return;
     std::string_view ty = type(n);
@@ -235,7 +241,10 @@ class ModuleFactsBuilder {
         else if (afterAs && is(c, "identifier")) { locals.insert(str(c)); afterAs = false; }
       }
     } else if (ty == "import_statement" || ty == "import_from_statement") {
-      return;  // function-level imports are resolved by the graph (PyImport::function)
+      // Function-level imports are resolved by the graph (PyImport::function): recorded in this
+      // walk of the body (one walk for locals and imports).
+      if (importsOf_ && depth + importsDepth_ <= kMaxVisitDepth) addImports(n, *importsOf_);
+      return;
     }
     for (TSNode c : namedChildren(n)) collectLocals(c, locals, globals, depth + 1);
   }
@@ -366,16 +375,6 @@ class ModuleFactsBuilder {
     }
   }
 
-  // Imports anywhere inside a definition (not nested classes/defs recorded on their own).
-  void functionImports(TSNode n, const std::string& function, int depth) {
-    if (depth > kMaxVisitDepth || ts_node_is_null(n)) return;
-    if (is(n, "import_statement") || is(n, "import_from_statement")) {
-      addImports(n, function);
-      return;
-    }
-    for (TSNode c : namedChildren(n)) functionImports(c, function, depth + 1);
-  }
-
   void addFunction(TSNode def, TSNode outer, const std::string& cls, int depth) {
     TSNode nm = field(def, "name");
     if (ts_node_is_null(nm)) return;
@@ -388,7 +387,10 @@ class ModuleFactsBuilder {
     d.fingerprint = codeFingerprint(t_, outer);
     std::set<std::string> locals, globals, seen;
     collectLocals(field(def, "parameters"), locals, globals, 0);
+    importsOf_ = &d.name;
+    importsDepth_ = depth + 1;
     collectLocals(field(def, "body"), locals, globals, 0);
+    importsOf_ = nullptr;
     for (const auto& g : globals) locals.erase(g);
     std::vector<std::string> members;
     if (!ts_node_eq(outer, def))
@@ -406,7 +408,6 @@ class ModuleFactsBuilder {
     inMethod_ = false;
     typed_.clear();
     d.members = std::move(members);
-    functionImports(field(def, "body"), d.name, depth + 1);
     out_.defs.push_back(std::move(d));
   }
 

@@ -5,10 +5,12 @@
 
 #include "extract/python/BuilderExtractor.h"
 #include "extract/python/ModuleSymbols.h"
+#include "extract/python/Nodes.h"
 
 namespace impact {
 
 void extractPython(const SyntaxTree& tree, FileFacts& out) {
+  pyextract::ChildListing listing;  // every walk below lists a node's children once
   try {
     pyextract::BuilderExtractor m(tree);
     std::vector<PyBuilder> found;

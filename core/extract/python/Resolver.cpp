@@ -1,4 +1,5 @@
 #include "extract/python/Resolver.h"
+#include "extract/python/Nodes.h"
 
 #include "extract/python/Literals.h"
 

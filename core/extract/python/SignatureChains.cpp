@@ -1,6 +1,7 @@
 // SignatureBuilder chains: `.ptr(name, dtype)`, `.scalar(name, "i32")`, `.extend([{name, type}])`;
 // and returned literal lists of {name, type} dicts.
 #include "extract/python/BuilderExtractor.h"
+#include "extract/python/Nodes.h"
 
 #include "extract/python/Literals.h"
 #include "extract/python/RockeTypes.h"
