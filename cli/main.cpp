@@ -206,6 +206,7 @@ int main(int argc, char** argv) {
       report->notes.push_back(note);
     }
   }
+  if (disk) disk->flush();
   if (disk && disk->stats().writes) disk->trim();
   if (stats) {
     std::string from = disk ? "from the cache " + disk->dir() : "(no cache)";

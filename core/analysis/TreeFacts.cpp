@@ -78,6 +78,7 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
   for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  cache.flush();  // what was extracted goes to the disk cache as one pack
 
   for (size_t s = 0; s < snaps.size(); ++s)
     for (size_t i = 0; i < paths[s].size(); ++i)

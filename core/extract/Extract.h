@@ -38,6 +38,8 @@ class FactsStore {
   virtual ~FactsStore() = default;
   virtual std::optional<FileFacts> load(const std::string& path, const std::string& blobId) = 0;
   virtual void store(const std::string& path, const std::string& blobId, const FileFacts& facts) = 0;
+  // Makes what was stored durable (a store may keep it in memory until then).
+  virtual void flush() {}
 };
 
 // Facts by (path, content id). Thread-safe. Content ids are git blob ids, so a file unchanged
@@ -58,6 +60,10 @@ class ExtractCache {
   // extracted then is written to it. Set before the first get().
   void setStore(std::shared_ptr<FactsStore> store) { store_ = std::move(store); }
   size_t fromStore() const { return fromStore_; }
+  // Writes what the store keeps in memory (FactsStore::flush); called after a tree's extraction.
+  void flush() {
+    if (store_) store_->flush();
+  }
 
  private:
   mutable std::mutex mu_;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cache/DiskCache.h"
 #include "support/FixtureRepo.h"
 #include "support/ReportText.h"
 
@@ -49,10 +50,12 @@ class CacheScenarios : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(cache_); }
   RunResult cached() { return report(repo_, "--cache " + shellQuote(cache_) + " --stats"); }
-  std::vector<fs::path> entries() const {
+  // Every entry a process finds in the cache (by pack and offset).
+  std::vector<DiskCache::Location> entries() const { return DiskCache(cache_).entries(); }
+  std::vector<fs::path> files(std::string_view ending) const {
     std::vector<fs::path> out;
     for (const auto& e : fs::recursive_directory_iterator(cache_))
-      if (e.is_regular_file()) out.push_back(e.path());
+      if (e.is_regular_file() && e.path().string().ends_with(ending)) out.push_back(e.path());
     return out;
   }
 
@@ -83,19 +86,19 @@ TEST_F(CacheScenarios, ASecondRunIsServedFromTheCache) {
 
 TEST_F(CacheScenarios, CorruptEntriesAreIgnoredAndRewritten) {
   ASSERT_EQ(cached().exitCode, 0);
-  auto files = entries();
-  ASSERT_GE(files.size(), 3u);
-  // One truncated, one with a flipped byte, one emptied.
+  auto all = entries();
+  ASSERT_GE(all.size(), 3u);
+  EXPECT_EQ(files(".pack").size(), 1u) << "a run writes its entries as one pack";
+  // One cut short, one with a flipped byte, one zeroed (all three inside the one pack).
   {
-    std::string p = files[0].string();
-    fs::resize_file(p, fs::file_size(p) / 2);
+    std::fstream io(all[0].file, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(static_cast<std::streamoff>(all[0].offset + all[0].length / 2));
+    io << std::string(all[0].length - all[0].length / 2, '\0');
+    io.seekp(static_cast<std::streamoff>(all[1].offset + all[1].length - 2));
+    io.put('\x7f');
+    io.seekp(static_cast<std::streamoff>(all[2].offset));
+    io << std::string(all[2].length, '\0');
   }
-  {
-    std::fstream f(files[1], std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(-2, std::ios::end);
-    f.put('\x7f');
-  }
-  fs::resize_file(files[2], 0);
 
   RunResult r = cached();
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -104,7 +107,7 @@ TEST_F(CacheScenarios, CorruptEntriesAreIgnoredAndRewritten) {
   EXPECT_EQ(s.corrupt, 3u) << r.err;
   EXPECT_EQ(s.extracted, 3u) << r.err;
   EXPECT_EQ(s.written, 3u) << r.err;
-  // Rewritten: the next run reads all of them.
+  // Rewritten (to a newer pack, which wins): the next run reads all of them.
   Stats again = statsOf(cached().err);
   EXPECT_EQ(again.corrupt, 0u);
   EXPECT_EQ(again.extracted, 0u);
@@ -135,7 +138,7 @@ TEST_F(CacheScenarios, TwoProcessesAtOnceShareOneCache) {
 }
 
 TEST_F(CacheScenarios, AProcessKilledWhileWritingCorruptsNothing) {
-  // More files to write, so that the kill lands among the writes.
+  // More files to write, so that the kill lands in the extraction and the write.
   for (int i = 0; i < 150; ++i)
     repo_.write("dnn-providers/hip-kernel-provider/rocke/library/kernels/common/gen_" + std::to_string(i) + ".py",
                 "def helper_" + std::to_string(i) + "(spec):\n    return spec.block_m * " + std::to_string(i) + "\n");
@@ -143,9 +146,9 @@ TEST_F(CacheScenarios, AProcessKilledWhileWritingCorruptsNothing) {
   reference_ = report(repo_, "--no-cache").out;
   std::string cmd = std::string(IMPACT_BIN_DIR) + "/impact report --repo " + shellQuote(repo_.dir()) +
                     " --base main --cache " + shellQuote(cache_) + " >/dev/null 2>&1";
-  size_t killedMidway = 0;  // kills that left some entries but not all
+  size_t before = 0, after = 0;  // kills that left no entry / every entry
   std::string log;
-  for (int delayMs : {5, 10, 20, 30, 40, 60, 80}) {
+  for (int delayMs : {5, 10, 20, 30, 40, 60, 80, 120, 200, 400}) {
     fs::remove_all(cache_);
     RunResult k = run("(" + cmd + " & pid=$!; sleep " + std::to_string(delayMs / 1000.0) +
                       "; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; true)");
@@ -154,13 +157,36 @@ TEST_F(CacheScenarios, AProcessKilledWhileWritingCorruptsNothing) {
     RunResult r = cached();
     size_t full = entries().size();
     log += std::to_string(delayMs) + " ms: " + std::to_string(left) + " of " + std::to_string(full) + " entries\n";
-    if (left > 0 && left < full) ++killedMidway;
+    before += left == 0;
+    after += left > 0;
+    EXPECT_TRUE(left == 0 || left == full) << "a pack is whole or absent: " << left << " of " << full;
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, reference_) << "killed after " << delayMs << " ms";
     EXPECT_EQ(statsOf(r.err).corrupt, 0u) << "killed after " << delayMs << " ms: " << r.err;
   }
   std::cout << log;
-  EXPECT_GT(killedMidway, 0u) << "no kill landed among the writes: the test proves nothing\n" << log;
+  EXPECT_GT(before, 0u) << "no kill landed before the write\n" << log;
+
+  // What a kill in the middle of writing the pack leaves: the pack's temp file, half written. The
+  // next run reads none of it and writes its own pack; trim removes the temp once stale.
+  fs::remove_all(cache_);
+  ASSERT_EQ(cached().exitCode, 0);
+  auto packs = files(".pack");
+  ASSERT_EQ(packs.size(), 1u);
+  std::string half = packs[0].string() + ".tmp";
+  fs::copy_file(packs[0], half);
+  fs::resize_file(half, fs::file_size(half) / 2);
+  fs::remove(packs[0]);
+  RunResult r = cached();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, reference_);
+  Stats s = statsOf(r.err);
+  EXPECT_EQ(s.corrupt, 0u) << r.err;
+  EXPECT_EQ(s.fromCache, 0u) << "nothing is read from a temp file: " << r.err;
+  EXPECT_EQ(files(".pack").size(), 1u);
+  fs::last_write_time(half, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  DiskCache(cache_).trim();
+  EXPECT_FALSE(fs::exists(half)) << "a stale temp file is trimmed";
 }
 
 }  // namespace

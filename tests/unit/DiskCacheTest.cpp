@@ -121,42 +121,87 @@ TEST_F(DiskCacheTest, StoredFactsLoadBackForTheirPathOnly) {
   EXPECT_FALSE(c.load("k/a.py", id));
   FileFacts f = extractFile("k/a.py", kPy);
   c.store("k/a.py", id, f);
+  c.flush();
   auto back = c.load("k/a.py", id);
   ASSERT_TRUE(back);
   EXPECT_TRUE(*back == f);
   // Extraction reads the path too: the same content elsewhere is not served this entry.
   EXPECT_FALSE(c.load("k/b.py", id));
-  EXPECT_NE(c.entryPath("d/x.ukd.json", id), c.entryPath("d/x.kdp.json", id));
-  EXPECT_NE(c.entryPath("rocke/aot_catalog/gfx950/a/family.json", id),
-            c.entryPath("rocke/aot_catalog/gfx950/b/family.json", id));
+  EXPECT_NE(DiskCache::entryKey("d/x.ukd.json", id), DiskCache::entryKey("d/x.kdp.json", id));
+  EXPECT_NE(DiskCache::entryKey("rocke/aot_catalog/gfx950/a/family.json", id),
+            DiskCache::entryKey("rocke/aot_catalog/gfx950/b/family.json", id));
   EXPECT_EQ(c.stats().hits, 1u);
   EXPECT_EQ(c.stats().writes, 1u);
+  // Another process (another instance) reads it from the pack.
+  DiskCache other(dir_.string());
+  auto again = other.load("k/a.py", id);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(*again == f);
+}
+
+// A run's entries are written as one file: a cold run creates one pack, not a file per entry.
+TEST_F(DiskCacheTest, ARunsEntriesAreOnePack) {
+  std::vector<std::string> ids;
+  {
+    DiskCache c(dir_.string());
+    for (int i = 0; i < 300; ++i) {
+      ids.push_back(blobId("def f" + std::to_string(i) + "(): pass\n"));
+      c.store("k/f" + std::to_string(i) + ".py", ids.back(), extractFile("k/a.py", kPy));
+    }
+    c.flush();
+    EXPECT_EQ(c.stats().writes, 300u);
+  }
+  size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir_)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u);
+  DiskCache c(dir_.string());
+  EXPECT_EQ(c.entries().size(), 300u);
+  for (int i = 0; i < 300; i += 37) EXPECT_TRUE(c.load("k/f" + std::to_string(i) + ".py", ids[i])) << i;
 }
 
 TEST_F(DiskCacheTest, ACorruptOrTruncatedEntryIsAMissAndIsRewritten) {
   std::string id = blobId(kPy);
   FileFacts f = extractFile("k/a.py", kPy);
-  for (int damage = 0; damage < 3; ++damage) {
+  for (int damage = 0; damage < 4; ++damage) {
+    fs::remove_all(dir_);
     DiskCache c(dir_.string());
     c.store("k/a.py", id, f);
-    std::string file = c.entryPath("k/a.py", id);
-    std::string bytes = slurp(file);
-    if (damage == 0) bytes.resize(bytes.size() / 2);        // truncated
-    else if (damage == 1) bytes[bytes.size() - 3] ^= 0x5a;  // a flipped byte in the payload
-    else bytes = "IMPACTFC";                                // only the magic
-    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
-    EXPECT_FALSE(c.load("k/a.py", id)) << damage;
-    EXPECT_EQ(c.stats().corrupt, 1u) << damage;
-    // The extraction cache above it extracts and writes the entry again.
+    c.flush();
+    auto at = c.locate("k/a.py", id);
+    ASSERT_TRUE(at) << damage;
+    if (damage == 0) {
+      fs::resize_file(at->file, at->offset + at->length / 2);  // truncated
+    } else {
+      std::fstream io(at->file, std::ios::in | std::ios::out | std::ios::binary);
+      if (damage == 1) {  // a flipped byte in the payload
+        io.seekg(static_cast<std::streamoff>(at->offset + at->length - 3));
+        char ch = static_cast<char>(io.get());
+        io.seekp(static_cast<std::streamoff>(at->offset + at->length - 3));
+        io.put(static_cast<char>(ch ^ 0x5a));
+      } else if (damage == 2) {  // only the magic
+        io.seekp(static_cast<std::streamoff>(at->offset + 8));
+        io << std::string(at->length - 8, '\0');
+      } else {  // the pack's index
+        io.seekp(30);
+        io.put('\x7f');
+      }
+    }
+    DiskCache reader(dir_.string());
+    EXPECT_FALSE(reader.load("k/a.py", id)) << damage;
+    EXPECT_EQ(reader.stats().corrupt, 1u) << damage;
+    // The extraction cache above it extracts and writes the entry again, to a newer pack.
     ExtractCache mem;
     auto shared = std::make_shared<DiskCache>(dir_.string());
     mem.setStore(shared);
     auto got = mem.get("k/a.py", id, [&]() -> absl::StatusOr<std::string> { return std::string(kPy); });
+    mem.flush();
     EXPECT_EQ(mem.extractions(), 1u);
     EXPECT_EQ(shared->stats().writes, 1u);
-    auto again = c.load("k/a.py", id);
+    DiskCache next(dir_.string());
+    auto again = next.load("k/a.py", id);
     ASSERT_TRUE(again) << damage;
     EXPECT_TRUE(*again == f);
+    EXPECT_EQ(next.stats().corrupt, damage == 3 ? 1u : 0u) << "the newer pack wins; a damaged index is skipped";
   }
 }
 
@@ -168,9 +213,12 @@ TEST_F(DiskCacheTest, ManyThreadsWritingAndReadingOneEntryNeverSeeAPartOfIt) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&, t] {
-      for (int i = 0; i < 200; ++i) {
-        if (t % 2) c.store("k/a.py", id, f);
-        else if (auto got = c.load("k/a.py", id)) {
+      DiskCache other(dir_.string());  // another reader, as another process would be
+      for (int i = 0; i < 100; ++i) {
+        if (t % 2) {
+          c.store("k/a.py", id, f);
+          c.flush();  // a pack each: the packs are merged as they pile up
+        } else if (auto got = (t % 4 ? c : other).load("k/a.py", id)) {
           ++seen;
           if (!(*got == f)) ++bad;
         }
@@ -180,45 +228,58 @@ TEST_F(DiskCacheTest, ManyThreadsWritingAndReadingOneEntryNeverSeeAPartOfIt) {
   EXPECT_EQ(bad.load(), 0);
   EXPECT_EQ(c.stats().corrupt, 0u);
   EXPECT_GT(seen.load(), 0);
-  // No temp file is left behind.
-  for (const auto& e : fs::recursive_directory_iterator(dir_))
-    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  // No temp file is left behind, and merging kept the packs few.
+  size_t packs = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+    packs += e.path().extension() == ".pack";
+  }
+  EXPECT_LE(packs, 25u);
+  EXPECT_TRUE(DiskCache(dir_.string()).load("k/a.py", id));
 }
 
 TEST_F(DiskCacheTest, TrimKeepsTheBoundRemovingTheLeastRecentlyUsedAndStaleTempFiles) {
-  // A bound of 4 entries' worth; 10 entries written, the first ones made older. (Each write is
-  // over a tenth of the bound, so the writes trim as they go as well.)
+  // A bound of 4 packs' worth; 10 packs of one entry written, the first ones made older. (Each
+  // write is over a tenth of the bound, so the writes trim as they go as well.)
   FileFacts f = extractFile("k/a.py", kPy);
-  DiskCache probe(dir_.string());
-  probe.store("k/a.py", blobId("probe"), f);
-  uint64_t entrySize = fs::file_size(probe.entryPath("k/a.py", blobId("probe")));
+  uint64_t packSize = 0;
+  {
+    DiskCache probe(dir_.string());
+    probe.store("k/a.py", blobId("probe"), f);
+    probe.flush();
+    packSize = fs::file_size(probe.locate("k/a.py", blobId("probe"))->file);
+  }
   fs::remove_all(dir_);
 
-  DiskCache c(dir_.string(), entrySize * 4);
+  DiskCache c(dir_.string(), packSize * 4);
   std::vector<std::string> ids;
   auto now = fs::file_time_type::clock::now();
   for (int i = 0; i < 10; ++i) {
     ids.push_back(blobId("content " + std::to_string(i)));
     c.store("k/a.py", ids.back(), f);
-    fs::last_write_time(c.entryPath("k/a.py", ids.back()), now - std::chrono::hours(10 - i));
+    c.flush();
+    fs::last_write_time(c.locate("k/a.py", ids.back())->file, now - std::chrono::hours(10 - i));
   }
   // What a writer killed mid-write leaves: a temp file, stale after ten minutes.
-  std::string stale = c.entryPath("k/a.py", ids[9]) + ".tmp.999999.0";
-  std::ofstream(stale) << "half an entry";
+  std::string stale = c.locate("k/a.py", ids[9])->file + ".tmp.999999.0";
+  std::ofstream(stale) << "half a pack";
   fs::last_write_time(stale, now - std::chrono::hours(1));
-  std::string fresh = c.entryPath("k/a.py", ids[9]) + ".tmp.999999.1";
+  std::string fresh = c.locate("k/a.py", ids[9])->file + ".tmp.999999.1";
   std::ofstream(fresh) << "being written";
 
   auto r = c.trim();
-  EXPECT_LE(r.bytesAfter, entrySize * 4);
+  EXPECT_LE(r.bytesAfter, packSize * 4);
   EXPECT_GE(r.removed, 1u);
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(fresh));  // a live writer's file is left alone
-  // The newest entries stay, the oldest went.
-  EXPECT_TRUE(c.load("k/a.py", ids[9]));
-  EXPECT_TRUE(c.load("k/a.py", ids[8]));
-  EXPECT_FALSE(c.load("k/a.py", ids[0]));
-  EXPECT_FALSE(c.load("k/a.py", ids[1]));
+  // The newest entries stay, the oldest went (for this process and the next).
+  for (DiskCache* reader : {&c, std::make_unique<DiskCache>(dir_.string()).release()}) {
+    EXPECT_TRUE(reader->load("k/a.py", ids[9]));
+    EXPECT_TRUE(reader->load("k/a.py", ids[8]));
+    EXPECT_FALSE(reader->load("k/a.py", ids[0]));
+    EXPECT_FALSE(reader->load("k/a.py", ids[1]));
+    if (reader != &c) delete reader;
+  }
 }
 
 TEST_F(DiskCacheTest, AFolderThatCannotBeWrittenIsOnlyAMiss) {
@@ -227,6 +288,7 @@ TEST_F(DiskCacheTest, AFolderThatCannotBeWrittenIsOnlyAMiss) {
   DiskCache c((dir_ / "facts-x").string());
   std::string id = blobId(kPy);
   c.store("k/a.py", id, extractFile("k/a.py", kPy));
+  c.flush();
   EXPECT_FALSE(c.load("k/a.py", id));
   EXPECT_EQ(c.stats().writeErrors, 1u);
 }
