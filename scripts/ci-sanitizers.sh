@@ -20,9 +20,11 @@ echo "ci-sanitizers: ASan+UBSan build $((built - start)) s, tests $(($(date +%s)
 
 export TSAN_OPTIONS="suppressions=$here/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
 start=$(date +%s)
-bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact impact_lsp_tests
+bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact impact_lsp_tests impact_unit_tests impact_e2e_tests
 built=$(date +%s)
-# The transcript tests of impactd (not the editor clients: Neovim and node add nothing here).
-(cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad|LspEmitter|LspRunOverlay|LspCache)\.' \
+# The transcript tests of impactd (not the editor clients: Neovim and node add nothing here),
+# and the threads of `impact report`: the extraction pool with the query set compiled beside it,
+# the two sides' pairs and graphs built at once, the disk cache's packs, the memoised fingerprints.
+(cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad|LspEmitter|LspRunOverlay|LspCache|QuerySet|CodeFingerprint|DiskCacheTest|CacheScenarios|ReportScenarios|RealCorpusCpp|RealCorpusPython|EmitShard)\.' \
    -j "$jobs" --output-on-failure --timeout 300)
 echo "ci-sanitizers: TSan build $((built - start)) s, tests $(($(date +%s) - built)) s"
