@@ -14,51 +14,16 @@
 
 #include "parse/QuerySet.h"
 #include "parse/Syntax.h"
+#include "support/SyntaxSamples.h"
 
 namespace fs = std::filesystem;
 using namespace impact;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<fs::path> realFiles(const std::vector<std::string>& exts) {
-  std::vector<fs::path> out;
-  fs::path real = fs::path(IMPACT_SHARED_DIR) / "real-data";
-  if (!fs::is_directory(real)) return out;
-  for (auto& e : fs::recursive_directory_iterator(real))
-    if (e.is_regular_file())
-      for (auto& x : exts)
-        if (e.path().extension() == x) out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Shapes the real files lack: nested classes, lambdas inside initializers, several declarators,
-// a launch inside a lambda inside a class method, a broken declaration.
-const char* kOwnCpp = R"cpp(
-namespace ns {
-constexpr const char* KIND = "global_buffer";
-struct Outer {
-  struct Inner { int a, b = 2; float* p; };
-  static constexpr auto K = "x";
-  void run(hipStream_t s, const Inner& in) {
-    auto add = [&](const char* kind, uint32_t size) { args.push_back(KernelArgument{kind, size}); };
-    add(KIND, 8);
-    auto go = [&](int n) { kernel.launch(s, in.p, static_cast<int32_t>(n), 1.0F); };
-    go(3);
-    std::vector<KernelArgument> args{KernelArgument{"by_value", 4}};
-    int x = 1, y, *z = nullptr;
-  }
-};
-}  // namespace ns
-void broken( { int q = ; kernel.launch(s, a, b);
-)cpp";
+using impact::testing::kOwnCppShapes;
+using impact::testing::readFile;
+using impact::testing::realFilesWithExtension;
 
 void expectSameMatches(const std::vector<Query::Match>& want, const std::vector<Query::Match>& got,
                        const std::string& what) {
@@ -110,12 +75,12 @@ void checkSetAgainstSeparateQueries(const std::string& text, const std::string& 
 
 }  // namespace
 
-TEST(QuerySet, OnePassEqualsEachQueryFileAloneOnOwnFile) { checkSetAgainstSeparateQueries(kOwnCpp, "own file"); }
+TEST(QuerySet, OnePassEqualsEachQueryFileAloneOnOwnFile) { checkSetAgainstSeparateQueries(kOwnCppShapes, "own file"); }
 
 TEST(QuerySet, OnePassEqualsEachQueryFileAloneOnRealFiles) {
-  auto files = realFiles({".cpp", ".hpp", ".h"});
+  auto files = realFilesWithExtension({".cpp", ".hpp", ".h"});
   if (files.empty()) GTEST_SKIP() << "../shared/real-data is absent: real C++ files not checked";
-  for (auto& f : files) checkSetAgainstSeparateQueries(slurp(f), f.filename().string());
+  for (auto& f : files) checkSetAgainstSeparateQueries(readFile(f), f.filename().string());
 }
 
 TEST(QuerySet, EveryPatternBelongsToItsFile) {

@@ -13,51 +13,16 @@
 #include <vector>
 
 #include "parse/Syntax.h"
+#include "support/SyntaxSamples.h"
 
 namespace fs = std::filesystem;
 using namespace impact;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<fs::path> realFiles(const std::vector<std::string>& exts) {
-  std::vector<fs::path> out;
-  fs::path real = fs::path(IMPACT_SHARED_DIR) / "real-data";
-  if (!fs::is_directory(real)) return out;
-  for (auto& e : fs::recursive_directory_iterator(real))
-    if (e.is_regular_file())
-      for (auto& x : exts)
-        if (e.path().extension() == x) out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Shapes the real files lack: nested classes, lambdas inside initializers, several declarators,
-// a launch inside a lambda inside a class method, a broken declaration.
-const char* kOwnCpp = R"cpp(
-namespace ns {
-constexpr const char* KIND = "global_buffer";
-struct Outer {
-  struct Inner { int a, b = 2; float* p; };
-  static constexpr auto K = "x";
-  void run(hipStream_t s, const Inner& in) {
-    auto add = [&](const char* kind, uint32_t size) { args.push_back(KernelArgument{kind, size}); };
-    add(KIND, 8);
-    auto go = [&](int n) { kernel.launch(s, in.p, static_cast<int32_t>(n), 1.0F); };
-    go(3);
-    std::vector<KernelArgument> args{KernelArgument{"by_value", 4}};
-    int x = 1, y, *z = nullptr;
-  }
-};
-}  // namespace ns
-void broken( { int q = ; kernel.launch(s, a, b);
-)cpp";
+using impact::testing::kOwnCppShapes;
+using impact::testing::readFile;
+using impact::testing::realFilesWithExtension;
 
 // The fingerprint as first written (ts_node_child per child, type strings compared): the values
 // stored in the persistent cache were made by it.
@@ -151,7 +116,7 @@ void checkFingerprints(Lang lang, const std::string& text, const std::string& wh
 }  // namespace
 
 TEST(CodeFingerprint, SameValuesAsFirstDefinitionOnOwnFiles) {
-  checkFingerprints(Lang::Cpp, kOwnCpp, "own C++ file");
+  checkFingerprints(Lang::Cpp, kOwnCppShapes, "own C++ file");
   checkFingerprints(Lang::Python,
                     "\"\"\"Module doc.\"\"\"\n# c\nclass A:\n    \"\"\"Doc.\"\"\"\n    def f(self, b):\n"
                     "        '''doc'''\n        x = 'text'  # trailing\n        b.param('a', 8)\n        return f\"{x}\"\n"
@@ -160,19 +125,19 @@ TEST(CodeFingerprint, SameValuesAsFirstDefinitionOnOwnFiles) {
 }
 
 TEST(CodeFingerprint, SameValuesAsFirstDefinitionOnRealFiles) {
-  auto cpp = realFiles({".cpp", ".hpp", ".h"});
-  auto py = realFiles({".py"});
+  auto cpp = realFilesWithExtension({".cpp", ".hpp", ".h"});
+  auto py = realFilesWithExtension({".py"});
   if (cpp.empty() && py.empty()) GTEST_SKIP() << "../shared/real-data is absent: real files not checked";
-  for (auto& f : cpp) checkFingerprints(Lang::Cpp, slurp(f), f.filename().string());
-  for (auto& f : py) checkFingerprints(Lang::Python, slurp(f), f.filename().string());
+  for (auto& f : cpp) checkFingerprints(Lang::Cpp, readFile(f), f.filename().string());
+  for (auto& f : py) checkFingerprints(Lang::Python, readFile(f), f.filename().string());
 }
 
 // namedChildren / children (a tree cursor for long lists): the same nodes, in the same order, as
 // ts_node_named_child(i) / ts_node_child(i), on every node of the real and own files.
 TEST(NodeChildren, SameAsIndexedChildren) {
-  std::vector<std::pair<Lang, std::string>> files{{Lang::Cpp, kOwnCpp}};
-  for (auto& f : realFiles({".cpp", ".hpp", ".h"})) files.push_back({Lang::Cpp, slurp(f)});
-  for (auto& f : realFiles({".py"})) files.push_back({Lang::Python, slurp(f)});
+  std::vector<std::pair<Lang, std::string>> files{{Lang::Cpp, kOwnCppShapes}};
+  for (auto& f : realFilesWithExtension({".cpp", ".hpp", ".h"})) files.push_back({Lang::Cpp, readFile(f)});
+  for (auto& f : realFilesWithExtension({".py"})) files.push_back({Lang::Python, readFile(f)});
   size_t nodes = 0, longLists = 0;
   for (auto& [lang, text] : files) {
     auto tree = SyntaxTree::parse(lang, text);
