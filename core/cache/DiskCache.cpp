@@ -153,6 +153,7 @@ bool DiskCache::addPackLocked(const std::string& file) {
   auto pack = std::make_unique<Pack>();
   pack->file = file;
   pack->fd = fd;
+  pack->size = static_cast<uint64_t>(st.st_size);
   pack->touchedAt = st.st_mtim.tv_sec;
   for (uint64_t i = 0; i < count; ++i) {
     const char* r = rows.data() + i * kIndexRow;
@@ -191,7 +192,8 @@ std::optional<FileFacts> DiskCache::load(const std::string& path, const std::str
   }
   std::string bytes;
   std::string_view k, payload;
-  if (!preadAll(w.pack->fd, bytes, w.offset, static_cast<size_t>(w.length)) || !parseEntry(bytes, k, payload)) {
+  if (w.offset > w.pack->size || w.length > w.pack->size - w.offset ||
+      !preadAll(w.pack->fd, bytes, w.offset, static_cast<size_t>(w.length)) || !parseEntry(bytes, k, payload)) {
     std::lock_guard<std::mutex> lock(mu_);
     if (auto it = index_.find(h); it != index_.end() && it->second.pack == w.pack && it->second.offset == w.offset)
       index_.erase(it);  // the rewritten entry goes to a newer pack
@@ -323,7 +325,9 @@ void DiskCache::mergeSmallPacksLocked() {
     if (!merged.count(w.pack)) continue;
     std::string bytes;
     std::string_view key, payload;
-    if (!preadAll(w.pack->fd, bytes, w.offset, static_cast<size_t>(w.length)) || !parseEntry(bytes, key, payload)) continue;
+    if (w.offset > w.pack->size || w.length > w.pack->size - w.offset ||
+        !preadAll(w.pack->fd, bytes, w.offset, static_cast<size_t>(w.length)) || !parseEntry(bytes, key, payload))
+      continue;
     std::string k(key);
     entries.emplace_back(std::move(k), std::move(bytes));
   }

@@ -90,6 +90,7 @@ class DiskCache : public FactsStore {
   struct Pack {
     std::string file;
     int fd = -1;
+    uint64_t size = 0;  // bytes, when indexed (packs never change)
     std::atomic<int64_t> touchedAt{0};  // seconds; a hit refreshes the file's time hourly
   };
   struct Where {
