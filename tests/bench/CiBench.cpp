@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
   size_t entries = 0;
   for (const auto& e : fs::recursive_directory_iterator(cache, ec))
     if (e.is_regular_file()) cacheBytes += e.file_size(), ++entries;
-  std::printf("cache: %zu entries, %.1f MB\n", entries, cacheBytes / 1e6);
+  std::printf("cache: %zu files (a run's entries are one pack), %.1f MB\n", entries, cacheBytes / 1e6);
   if (keep) {
     std::printf("kept: %s and %s\n", dir.c_str(), cache.c_str());
     return 0;
