@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # CI step (after scripts/test.sh): the whole test suite under AddressSanitizer +
 # UndefinedBehaviorSanitizer (build-asan, clang-22; the same build holds the fuzzers that
-# scripts/ci-fuzz.sh runs), then the language server's tests under ThreadSanitizer (build-tsan,
-# only impactd and its transcript tests: the scheduler, cancellation, debounce, the git watch,
-# impact.run's thread). Any sanitizer report fails the test that triggered it.
+# scripts/ci-fuzz.sh runs), then under ThreadSanitizer (build-tsan) the language server's
+# transcript tests (the scheduler, cancellation, debounce, the git watch, impact.run's thread) and
+# the threaded parts of `impact report` (extraction pool, query set, both sides at once, the pack
+# cache). Any sanitizer report fails the test that triggered it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
