@@ -22,67 +22,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "git/Libgit2.h"
+#include "git/TreeWalk.h"
 
 namespace impact {
 
+using namespace gitlib;
+
 namespace {
-
-// ---- libgit2 setup and RAII ------------------------------------------------------------------
-
-void ensureLibgit2() {
-  static const int initialized = [] {
-    int n = git_libgit2_init();
-    // Objects are not re-hashed on every read (as git itself does not): a damaged object still
-    // fails to inflate or parse, and `git fsck` is the check of hashes.
-    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-    return n;
-  }();
-  (void)initialized;
-}
-
-template <typename T, void (*Free)(T*)>
-struct Deleter {
-  void operator()(T* p) const {
-    if (p) Free(p);
-  }
-};
-template <typename T, void (*Free)(T*)>
-using Ptr = std::unique_ptr<T, Deleter<T, Free>>;
-
-using RepoPtr = Ptr<git_repository, git_repository_free>;
-using ObjectPtr = Ptr<git_object, git_object_free>;
-using CommitPtr = Ptr<git_commit, git_commit_free>;
-using TreePtr = Ptr<git_tree, git_tree_free>;
-using BlobPtr = Ptr<git_blob, git_blob_free>;
-using ReferencePtr = Ptr<git_reference, git_reference_free>;
-using DiffPtr = Ptr<git_diff, git_diff_free>;
-using IndexPtr = Ptr<git_index, git_index_free>;
-using ConflictIterPtr = Ptr<git_index_conflict_iterator, git_index_conflict_iterator_free>;
-using OdbPtr = Ptr<git_odb, git_odb_free>;
-
-// The libgit2 message of the last failing call on this thread ("" when none).
-std::string lastError() {
-  const git_error* e = git_error_last();
-  return (e && e->message) ? std::string(e->message) : std::string();
-}
-
-// ": <libgit2 message>" or "".
-std::string errorSuffix() {
-  std::string m = lastError();
-  return m.empty() ? std::string() : absl::StrCat(": ", m);
-}
-
-std::string oidHex(const git_oid* oid) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(GIT_OID_HEXSZ, '0');
-  for (size_t i = 0; i < GIT_OID_RAWSZ; ++i) {
-    hex[2 * i] = kDigits[oid->id[i] >> 4];
-    hex[2 * i + 1] = kDigits[oid->id[i] & 0xf];
-  }
-  return hex;
-}
-
-std::string shortId(const std::string& id) { return id.substr(0, 7); }
 
 // Reads a working-tree file (or a symlink's target, which is what git stores for a link).
 bool readWorktreeFile(const std::string& fullPath, std::string& out) {
@@ -176,110 +123,6 @@ struct Repository::Impl {
     return true;
   }
 
-  // Adds to `changed` every blob path that differs between trees a and b (either may be null:
-  // an absent folder), below `prefix`; a folder with the same tree id on both sides is skipped.
-  // Caller holds mu.
-  int changedBetween(const git_tree* a, const git_tree* b, const std::string& prefix, std::set<std::string>& changed) const {
-    auto subtree = [&](const git_tree_entry* e, TreePtr& out) {
-      git_tree* raw = nullptr;
-      if (git_tree_lookup(&raw, repo.get(), git_tree_entry_id(e)) != 0) return false;
-      out.reset(raw);
-      return true;
-    };
-    // Entries of `side` whose name the other side lacks or holds differently.
-    auto visit = [&](const git_tree* side, const git_tree* other, bool first) -> int {
-      if (!side) return 0;
-      for (size_t i = 0, n = git_tree_entrycount(side); i < n; ++i) {
-        const git_tree_entry* e = git_tree_entry_byindex(side, i);
-        const char* name = git_tree_entry_name(e);
-        const git_tree_entry* o = other ? git_tree_entry_byname(other, name) : nullptr;
-        git_object_t t = git_tree_entry_type(e), ot = o ? git_tree_entry_type(o) : GIT_OBJECT_INVALID;
-        if (o && t == ot && (t == GIT_OBJECT_BLOB || t == GIT_OBJECT_TREE) &&
-            git_oid_equal(git_tree_entry_id(e), git_tree_entry_id(o)))
-          continue;  // the same file or folder
-        if (!first && o && ot == t) continue;  // both trees or both blobs: seen from the first side
-        if (t == GIT_OBJECT_BLOB) changed.insert(absl::StrCat(prefix, name));
-        if (t != GIT_OBJECT_TREE) continue;
-        TreePtr sub, otherSub;
-        if (!subtree(e, sub)) return -1;
-        if (ot == GIT_OBJECT_TREE && !subtree(o, otherSub)) return -1;
-        std::string folder = absl::StrCat(prefix, name, "/");
-        int rc = first ? changedBetween(sub.get(), otherSub.get(), folder, changed)
-                       : changedBetween(otherSub.get(), sub.get(), folder, changed);
-        if (rc != 0) return rc;
-      }
-      return 0;
-    };
-    if (int rc = visit(a, b, true); rc != 0) return rc;
-    return visit(b, a, false);
-  }
-
-  // walkTree of `tree`, given `knownFiles` = walkTree of `knownTree` with the same scope: a
-  // folder whose tree id is the same in both is copied from knownFiles, not walked. Caller holds mu.
-  int walkTreeFrom(const git_tree* knownTree, const git_tree* tree, const std::string& prefix,
-                   const std::map<std::string, FileRef>& knownFiles, std::map<std::string, FileRef>& files,
-                   const FolderScope& scope) const {
-    for (size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i) {
-      const git_tree_entry* e = git_tree_entry_byindex(tree, i);
-      const char* name = git_tree_entry_name(e);
-      git_object_t type = git_tree_entry_type(e);
-      if (type == GIT_OBJECT_BLOB) {
-        files.emplace_hint(files.end(), absl::StrCat(prefix, name), FileRef{oidHex(git_tree_entry_id(e)), nullptr});
-        continue;
-      }
-      if (type != GIT_OBJECT_TREE) continue;
-      std::string folder = absl::StrCat(prefix, name, "/");
-      if (scope && !scope(folder)) continue;
-      const git_tree_entry* was = knownTree ? git_tree_entry_byname(knownTree, name) : nullptr;
-      if (was && git_tree_entry_type(was) == GIT_OBJECT_TREE && git_oid_equal(git_tree_entry_id(was), git_tree_entry_id(e))) {
-        // The same folder: its files, a range of knownFiles ('0' follows '/').
-        std::string after = folder;
-        after.back() = '0';
-        for (auto it = knownFiles.lower_bound(folder), stop = knownFiles.lower_bound(after); it != stop; ++it)
-          files.emplace_hint(files.end(), it->first, it->second);
-        continue;
-      }
-      git_tree* rawSub = nullptr;
-      if (git_tree_lookup(&rawSub, repo.get(), git_tree_entry_id(e)) != 0) return -1;
-      TreePtr sub(rawSub);
-      TreePtr knownSub;
-      if (was && git_tree_entry_type(was) == GIT_OBJECT_TREE) {
-        git_tree* rawKnown = nullptr;
-        if (git_tree_lookup(&rawKnown, repo.get(), git_tree_entry_id(was)) != 0) return -1;
-        knownSub.reset(rawKnown);
-      }
-      if (int rc = walkTreeFrom(knownSub.get(), sub.get(), folder, knownFiles, files, scope); rc != 0) return rc;
-    }
-    return 0;
-  }
-
-  // Every blob of a tree (files, executables and symlinks; submodule commits skipped), in the
-  // folders `scope` keeps (all when it is null). Caller holds mu.
-  int walkTree(git_tree* tree, std::map<std::string, FileRef>& files, const FolderScope& scope = {}) const {
-    struct Walk {
-      std::map<std::string, FileRef>* files;
-      const FolderScope* scope;
-      std::string path;
-    } walk{&files, &scope, {}};
-    return git_tree_walk(
-        tree, GIT_TREEWALK_PRE,
-        [](const char* root, const git_tree_entry* entry, void* payload) -> int {
-          auto* w = static_cast<Walk*>(payload);
-          git_object_t type = git_tree_entry_type(entry);
-          if (type == GIT_OBJECT_TREE) {
-            if (!*w->scope) return 0;
-            w->path.assign(root).append(git_tree_entry_name(entry)).push_back('/');
-            return (*w->scope)(w->path) ? 0 : 1;  // 1: skip the folder
-          }
-          if (type != GIT_OBJECT_BLOB) return 0;
-          w->path.assign(root).append(git_tree_entry_name(entry));
-          // A pre-order walk of a git tree lists paths in byte order (a folder sorts as its
-          // name with '/'), so each path goes at the end of the map.
-          w->files->emplace_hint(w->files->end(), w->path, FileRef{oidHex(git_tree_entry_id(entry)), nullptr});
-          return 0;
-        },
-        &walk);
-  }
 };
 
 namespace {
@@ -315,7 +158,7 @@ class RepoBlobReader : public BlobReader {
       out->reset(raw);
     }
     std::set<std::string> changed;
-    if (impl_->changedBetween(a.get(), b.get(), "", changed) != 0)
+    if (gitlib::changedBetween(impl_->repo.get(), a.get(), b.get(), "", changed) != 0)
       return absl::InternalError(absl::StrCat("cannot compare trees ", treeA, " and ", treeB, errorSuffix()));
     return changed;
   }
@@ -421,7 +264,7 @@ absl::StatusOr<Snapshot> Repository::commitSnapshot(const std::string& commitId,
       return absl::NotFoundError(
           absl::StrCat("unreadable tree of commit ", oidHex(&oid), errorSuffix()));
     TreePtr tree(rawTree);
-    if (impl_->walkTree(tree.get(), snap.files, scope) != 0)
+    if (listTree(tree.get(), snap.files, scope) != 0)
       return absl::InternalError(
           absl::StrCat("cannot list the tree of commit ", oidHex(&oid), errorSuffix()));
     snap.scoped = static_cast<bool>(scope);
@@ -449,7 +292,7 @@ absl::StatusOr<Snapshot> Repository::commitSnapshotFrom(const Snapshot& known, c
         git_tree_lookup(&rawKnown, impl_->repo.get(), &knownOid) != 0)
       return absl::NotFoundError(absl::StrCat("unreadable tree ", known.treeId, errorSuffix()));
     knownTree.reset(rawKnown);
-    if (impl_->walkTreeFrom(knownTree.get(), tree.get(), "", known.files, snap.files, scope) != 0)
+    if (listTreeFrom(impl_->repo.get(), knownTree.get(), tree.get(), "", known.files, snap.files, scope) != 0)
       return absl::InternalError(absl::StrCat("cannot list the tree of commit ", oidHex(&oid), errorSuffix()));
     snap.label = absl::StrCat("commit ", shortId(oidHex(&oid)));
     snap.treeId = oidHex(git_tree_id(tree.get()));
@@ -486,7 +329,7 @@ absl::StatusOr<Snapshot> Repository::workdirSnapshot() const {
       if (git_reference_peel(&rawTree, head.get(), GIT_OBJECT_TREE) != 0)
         return absl::InternalError(absl::StrCat("cannot read HEAD's tree", errorSuffix()));
       headTree.reset(reinterpret_cast<git_tree*>(rawTree));
-      if (impl_->walkTree(headTree.get(), snap.files) != 0)
+      if (listTree(headTree.get(), snap.files, {}) != 0)
         return absl::InternalError(absl::StrCat("cannot list HEAD's tree", errorSuffix()));
     }
 
