@@ -87,6 +87,25 @@ std::string SyntaxTree::firstError() const {
   return out;
 }
 
+namespace {
+std::vector<std::string_view> readSymbolNames(Lang lang) {
+  const TSLanguage* l = language(lang);
+  std::vector<std::string_view> names(ts_language_symbol_count(l));
+  for (uint32_t s = 0; s < names.size(); ++s)
+    if (const char* name = ts_language_symbol_name(l, static_cast<TSSymbol>(s))) names[s] = name;
+  return names;
+}
+}  // namespace
+
+const std::vector<std::string_view>& symbolNames(Lang lang) {
+  if (lang == Lang::Python) {
+    static const std::vector<std::string_view> python = readSymbolNames(Lang::Python);
+    return python;
+  }
+  static const std::vector<std::string_view> cpp = readSymbolNames(Lang::Cpp);
+  return cpp;
+}
+
 std::string_view type(TSNode n) { return ts_node_is_null(n) ? std::string_view{} : ts_node_type(n); }
 bool is(TSNode n, std::string_view t) { return type(n) == t; }
 TSNode field(TSNode n, const char* name) {
@@ -233,14 +252,11 @@ struct SymbolTable {
 
 SymbolTable buildTable(Lang lang) {
   SymbolTable st;
-  const TSLanguage* l = language(lang);
-  uint32_t n = ts_language_symbol_count(l);
-  st.name.resize(n);
+  st.name = symbolNames(lang);
+  size_t n = st.name.size();
   st.cls.resize(n);
   st.recorded.resize(n);
-  for (uint32_t s = 0; s < n; ++s) {
-    const char* name = ts_language_symbol_name(l, static_cast<TSSymbol>(s));
-    st.name[s] = name ? std::string_view(name) : std::string_view{};
+  for (size_t s = 0; s < n; ++s) {
     st.cls[s] = classify(lang, st.name[s]);
     st.recorded[s] = recorded(lang, st.name[s]);
   }

@@ -20,6 +20,9 @@ namespace impact {
 enum class Lang { Python, Cpp };
 
 const TSLanguage* language(Lang lang);
+// The grammar's symbol names by symbol id (ts_node_type's answer for a node of that symbol),
+// read once per language: a lookup without tree-sitter's strlen.
+const std::vector<std::string_view>& symbolNames(Lang lang);
 
 // A parsed buffer. Owns the tree and a copy of the text the nodes point into.
 class SyntaxTree {

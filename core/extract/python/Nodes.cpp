@@ -12,17 +12,7 @@
 namespace impact::pyextract {
 
 const PyGrammar& PyGrammar::get() {
-  static const PyGrammar g = [] {
-    PyGrammar p;
-    p.lang = language(Lang::Python);
-    uint32_t n = ts_language_symbol_count(p.lang);
-    p.names.reserve(n);
-    for (uint32_t s = 0; s < n; ++s) {
-      const char* name = ts_language_symbol_name(p.lang, static_cast<TSSymbol>(s));
-      p.names.emplace_back(name ? std::string_view(name) : std::string_view{});
-    }
-    return p;
-  }();
+  static const PyGrammar g{language(Lang::Python), symbolNames(Lang::Python)};
   return g;
 }
 

@@ -22,7 +22,7 @@ namespace impact::pyextract {
 
 struct PyGrammar {
   const TSLanguage* lang = nullptr;
-  std::vector<std::string_view> names;  // symbol id -> ts_node_type's name
+  const std::vector<std::string_view>& names;  // symbol id -> ts_node_type's name (parse/Syntax)
   static const PyGrammar& get();
 };
 
