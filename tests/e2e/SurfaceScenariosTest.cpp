@@ -133,6 +133,31 @@ TEST(SurfaceScenarios, MissingCppMirrorSymbolIsAMismatch) {
       << r.out;
 }
 
+// A report between two commits lists only the folders that can hold an analysed file; a
+// cpp_mirror elsewhere (a shared header of another project) is still found in the commit's tree,
+// and one that is really missing is still a mismatch.
+TEST(SurfaceScenarios, CppMirrorOutsideTheAnalysedFoldersIsFoundBetweenCommits) {
+  M repo;
+  const std::string kept = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950AttentionDenseGeometry.hpp\n";
+  repo.write("projects/shared_geometry/include/AttentionGeometry.hpp", "inline int attentionGrid() { return 1; }\n");
+  repo.replace(M::kProfile, kept, "projects/shared_geometry/include/AttentionGeometry.hpp\n");
+  repo.commit("the grid's mirror lives in a shared header");
+  std::string head = repo.git("rev-parse HEAD");
+  while (!head.empty() && head.back() == '\n') head.pop_back();
+  RunResult r = report(repo, "--head " + head);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(rowsStarting(r.out, "mismatch", {"does not exist"}).empty()) << r.out;
+
+  repo.replace(M::kProfile, "projects/shared_geometry/include/AttentionGeometry.hpp\n",
+               "projects/shared_geometry/include/Gone.hpp\n");
+  repo.commit("point at a header that is not there");
+  head = repo.git("rev-parse HEAD");
+  while (!head.empty() && head.back() == '\n') head.pop_back();
+  RunResult gone = report(repo, "--head " + head);
+  EXPECT_EQ(rowsStarting(gone.out, "mismatch", {"cpp_mirror projects/shared_geometry/include/Gone.hpp does not exist"}).size(), 1u)
+      << gone.out;
+}
+
 TEST(SurfaceScenarios, RemovedFunctionStillImportedWhileAnotherModuleDefinesTheName) {
   M repo;
   repo.git("checkout -q main");
