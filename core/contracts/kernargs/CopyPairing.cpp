@@ -96,25 +96,10 @@ std::string squashedFileName(const std::string& path) {
   return squash(path.substr(slash == std::string::npos ? 0 : slash + 1));
 }
 
-// The copy's file (squashed name) is named after the builder's module (or the builder itself).
-bool fileAffinity(const std::string& file, const AffinityTokens& t) {
-  // "op1" must not claim Gfx950Op12Native.cpp: a match ending in a digit may not run into more.
-  auto within = [&](const std::string& token) {
-    if (token.size() < 3) return false;
-    for (size_t at = file.find(token); at != std::string::npos; at = file.find(token, at + 1)) {
-      size_t end = at + token.size();
-      bool runsOn = end < file.size() && std::isdigit(static_cast<unsigned char>(file[end])) &&
-                    std::isdigit(static_cast<unsigned char>(token.back()));
-      if (!runsOn) return true;
-    }
-    return false;
-  };
-  return within(t.module) || within(t.name);
-}
-
-// fileAffinity of one file name with every builder at once: the builders' tokens in a hash map,
-// looked up for every substring of the file name of a token's length (a file name is short, the
-// builders many). Same answer as fileAffinity(file, tokens[i]) for each i, in index order.
+// Which builders a copy's file (squashed name) is named after: the builder's module or its own
+// name (tokens of 3 characters or more) appears in the file name. The builders' tokens are in a
+// hash map, looked up for every substring of the file name of a token's length (a file name is
+// short, the builders many); the builders' indexes come out in order.
 class AffinityIndex {
  public:
   explicit AffinityIndex(const std::vector<AffinityTokens>& tokens) {
@@ -132,7 +117,7 @@ class AffinityIndex {
       for (size_t at = 0; at + len <= file.size(); ++at) {
         auto it = byToken_.find(absl::string_view(file.data() + at, len));
         if (it == byToken_.end()) continue;
-        // "op1" must not claim Gfx950Op12Native.cpp (see fileAffinity).
+        // "op1" must not claim Gfx950Op12Native.cpp: a match ending in a digit may not run into more.
         size_t end = at + len;
         if (end < file.size() && std::isdigit(static_cast<unsigned char>(file[end])) &&
             std::isdigit(static_cast<unsigned char>(file[end - 1])))
@@ -198,7 +183,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   allTokens.reserve(all.size());
   allArchs.reserve(all.size());
   for (const auto& b : all) allTokens.push_back(affinityTokens(b)), allArchs.push_back(archFromPath(b.path));
-  // The builders a file is named after (fileAffinity), by the file's path: asked once per file,
+  // The builders a file is named after (AffinityIndex), by the file's path: asked once per file,
   // not once per list of it.
   const AffinityIndex affinity(allTokens);
   std::map<std::string, std::vector<BuilderRef>, std::less<>> affineByFile;
@@ -378,14 +363,13 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     // (Gfx942AttentionDenseNative.cpp <-> kernels/gfx942/attention_dense.py): that module's one
     // public b.param builder.
     if (!b && p.copy.list->form == CppArgList::Form::Launch) {
-      const std::string file = squashedFileName(p.copy.path), arch = archFromPath(p.copy.path);
+      const std::string arch = archFromPath(p.copy.path);
       std::vector<size_t> hits;
-      for (size_t i = 0; i < all.size(); ++i) {
+      for (size_t i : arch.empty() ? std::vector<size_t>{} : affinity.matching(squashedFileName(p.copy.path))) {
         const PyBuilder& pb = *all[i].builder;
         if (pb.style != PyBuilder::Style::Params || pb.name.starts_with("_") || pb.name.find('.') != std::string::npos)
           continue;
-        if (arch.empty() || allArchs[i] != arch) continue;
-        if (fileAffinity(file, allTokens[i])) hits.push_back(i);
+        if (allArchs[i] == arch) hits.push_back(i);
       }
       if (hits.size() == 1) {
         b = all[hits[0]];
