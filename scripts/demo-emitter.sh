@@ -5,9 +5,11 @@
 # NEEDS-DEVICE; with it, NONE.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$here/scripts/setup.sh" >/dev/null
+# Installs what is missing and builds the binaries, unless scripts/demo.sh just did.
+[ -n "${IMPACT_SETUP_DONE:-}" ] || "$here/scripts/setup.sh" --demo
 build="$here/${IMPACT_BUILD_DIR:-build}"
 ex="$build/example-emitter-repo"
+echo "demo: creating the example repository $ex (examples/rocke-platform; feature/refactor renames a local in build_scale)"
 rm -rf "$ex" "$build/example-emitter-cache"
 mkdir -p "$ex"
 cp -R "$here/examples/rocke-platform/." "$ex/"

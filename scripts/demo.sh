@@ -3,9 +3,11 @@
 # monorepo whose feature branch breaks a kernel-argument contract) and runs `impact report` on it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$here/scripts/setup.sh" >/dev/null
+# Installs what is missing and builds only the two binaries (the test command builds the rest).
+"$here/scripts/setup.sh" --demo
 build="$here/${IMPACT_BUILD_DIR:-build}"
 ex="$build/example-repo"
+echo "demo: creating the example repository $ex (examples/monorepo on main; feature/sliding-window adds three arguments)"
 rm -rf "$ex"
 mkdir -p "$ex"
 cp -R "$here/examples/monorepo/." "$ex/"
@@ -24,4 +26,4 @@ status=0
 # Second part: the emitter settles a refactor on the CPU (NEEDS-DEVICE without it, NONE with it).
 echo
 echo "# The emitter: a refactor of a rocKE builder that emits the same code (scripts/demo-emitter.sh)"
-exec "$here/scripts/demo-emitter.sh"
+IMPACT_SETUP_DONE=1 exec "$here/scripts/demo-emitter.sh"

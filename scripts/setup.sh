@@ -1,13 +1,35 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12 packages), fetches the pinned grammars (npm) and builds.
-# With --tests it also installs what the tests drive: Neovim, the npm test clients, and the real
-# VS Code for the editor test (scripts/install-code-server.sh).
-# Idempotent: a second run installs nothing and rebuilds only what changed.
+#   scripts/setup.sh           install and build everything (the binaries and the test programs)
+#   scripts/setup.sh --demo    install and build only the two binaries the demos run (impact, impactd)
+#   scripts/setup.sh --tests   install also what the tests drive (Neovim, the npm test clients, the
+#                              real VS Code for the editor test: scripts/install-code-server.sh) and
+#                              build everything
+# Each step says what it does on stdout (the packages it installs with a count, the build with
+# ninja's [n/N] progress); a failed step prints the end of its log. Idempotent: a second run
+# installs nothing and rebuilds only what changed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 for_tests=0
-[ "${1:-}" = "--tests" ] && for_tests=1
+targets=()
+case "${1:-}" in
+  --tests) for_tests=1 ;;
+  --demo) targets=(impact impactd) ;;
+  "") ;;
+  *) echo "setup: unknown option '$1' (use --tests or --demo)" >&2; exit 2 ;;
+esac
+say() { echo "setup: $*"; }
+log="$(mktemp -t impactd-setup.XXXXXX)"
+trap 'rm -f "$log"' EXIT
+# Runs a step quietly; on failure shows the end of what it printed.
+quiet() {
+  if ! "$@" >"$log" 2>&1; then
+    echo "setup: failed: $*" >&2
+    tail -n 30 "$log" >&2
+    exit 1
+  fi
+}
 
 packages=(build-essential cmake ninja-build pkg-config git
           llvm-22-dev libgit2-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
@@ -25,34 +47,69 @@ done
 # npm fetches the pinned grammar sources; a machine with Node.js from elsewhere already has it.
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  say "installing ${#missing[@]} Debian packages and what they depend on: ${missing[*]}"
+  say "reading the package lists (apt-get update)"
+  quiet $sudo_cmd apt-get update -q
+  # apt-get's own lines are filtered to a count of the packages set up so far.
+  tty=0; [ -t 1 ] && tty=1
+  set +e
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${missing[@]}" 2>&1 | tee "$log" |
+    awk -v tty="$tty" '
+      / newly installed/ { total = $3 + 0; printf "setup: %d packages to download and install\n", total; fflush() }
+      /^Get:[0-9]+ / { got++; if (tty) { printf "\rsetup: downloading %d/%d   ", got, total } else if (got % 25 == 0 || got == total) { printf "setup: downloaded %d/%d\n", got, total }; fflush() }
+      /^Setting up / { done++; name = $3; if (tty) { printf "\rsetup: installing %d/%d %-40s", done, total, name } else if (done % 25 == 0 || done == total) { printf "setup: installed %d/%d (%s)\n", done, total, name }; fflush() }
+      END { if (tty) printf "\n" }'
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ]; then
+    echo "setup: apt-get install failed (exit $status):" >&2
+    tail -n 30 "$log" >&2
+    exit 1
+  fi
 fi
 
 # The editor-client tests drive impactd with vscode-jsonrpc (tests/clients/package-lock.json).
 if [ "$for_tests" = 1 ] && [ ! -d tests/clients/node_modules ]; then
-  (cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  say "installing the npm packages of tests/clients (vscode-jsonrpc)"
+  (cd tests/clients && quiet npm ci --no-audit --no-fund --loglevel=error)
 fi
 # Microsoft's SARIF validator, which the SARIF tests run on impact's --format sarif output.
 if [ "$for_tests" = 1 ] && [ ! -x tests/sarif/node_modules/.bin/sarif-multitool ]; then
-  (cd tests/sarif && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  say "installing the npm packages of tests/sarif (the SARIF validator)"
+  (cd tests/sarif && quiet npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 # The VS Code extension's build tools (editors/vscode/package-lock.json): the editor test packages it.
 if [ "$for_tests" = 1 ] && [ ! -d editors/vscode/node_modules ]; then
-  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  say "installing the npm packages of editors/vscode (the extension's build tools)"
+  (cd editors/vscode && quiet npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 # code-server and puppeteer-core for the real-VS-Code test, pinned by scripts/code-server/ and
 # cached per machine (~/.cache/impactd); nothing to do when the cached copy is complete.
-[ "$for_tests" = 0 ] || "$here/scripts/install-code-server.sh" >/dev/null
+if [ "$for_tests" = 1 ]; then
+  if ! "$here/scripts/install-code-server.sh" --where >/dev/null 2>&1; then
+    say "installing the real VS Code for the editor test (code-server, a few minutes)"
+  fi
+  quiet "$here/scripts/install-code-server.sh"
+fi
 
 build="${IMPACT_BUILD_DIR:-build}"
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm >/dev/null
+  say "configuring the build in $build (fetches the pinned tree-sitter grammars from npm)"
+  launcher=()
+  # ccache, where the machine has it, makes a rebuild in a new folder cheap; nothing needs it.
+  command -v ccache >/dev/null 2>&1 &&
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  quiet cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}"
 fi
-cmake --build "$build" -j "$(nproc)"
+if [ ${#targets[@]} -gt 0 ]; then
+  say "building ${targets[*]} (ninja shows [done/total])"
+  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+else
+  say "building every target, the test programs included (ninja shows [done/total])"
+  cmake --build "$build" -j "$(nproc)"
+fi
