@@ -367,11 +367,12 @@ TEST(LaunchTypes, PythonTypesStateTheirClassAndAPointersElementOnlyWhenResolved)
   FileFacts f = extractFile(kPyPath, kDensePy);
   ASSERT_TRUE(f.ok) << f.error;
   const PyBuilder* params = nullptr;
-  const PyBuilder* sig = nullptr;
-  for (const auto& b : f.builders) {
+  for (const auto& b : f.builders)
     if (b.style == PyBuilder::Style::Params && !b.abis.empty() && b.abis[0].args.size() == 5) params = &b;
-    if (b.name == "attention_dense_signature") sig = &b;
-  }
+  // The SignatureBuilder chain restates the b.param builder of its module: a copy.
+  const CppArgList* sig = nullptr;
+  for (const auto& l : f.lists)
+    if (l.symbol == "attention_dense_signature") sig = &l;
   ASSERT_NE(params, nullptr);
   ASSERT_FALSE(params->abis.empty());
   const auto& a = params->abis[0].args;
@@ -382,8 +383,7 @@ TEST(LaunchTypes, PythonTypesStateTheirClassAndAPointersElementOnlyWhenResolved)
   EXPECT_EQ(a[3].typeClass, "f32");
   EXPECT_EQ(a[4].typeClass, "i32");
   ASSERT_NE(sig, nullptr);
-  ASSERT_FALSE(sig->abis.empty());
-  const auto& s = sig->abis[0].args;
+  const auto& s = sig->args;
   ASSERT_EQ(s.size(), 5u);
   EXPECT_EQ(s[0].typeClass, "");  // spec.dtype: a run-time string
   EXPECT_EQ(s[1].typeClass, "bf16");
