@@ -136,7 +136,8 @@ class Reader {
 
 // model/Facts.h
 IMPACT_CODEC(SourceRange, line, col, endLine, endCol)
-IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range)
+IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
+             typeClass)
 IMPACT_CODEC(PyAbi, origin, guard, args)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)

@@ -1,4 +1,5 @@
 #include "extract/Descriptor.h"
+#include "extract/python/RockeTypes.h"
 
 #include <stdexcept>
 
@@ -383,6 +384,8 @@ void addCatalogEntries(const json& j, const std::string& pointer, std::optional<
           a.unresolvedReason = "catalog type '" + type + "' not known";
         } else if (auto sb = e.find("size_bytes"); sb != e.end() && sb->is_number_unsigned()) {
           a.size = sb->get<uint32_t>();  // an explicit size overrides the type's
+        } else if (a.kind == "by_value") {
+          a.typeClass = pyextract::typeStringClass(type);  // "f32", "i32", "i64": stated
         }
         l.args.push_back(std::move(a));
       }

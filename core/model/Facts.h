@@ -31,6 +31,12 @@ struct KernelArg {
   bool conditional = false;
   std::string condition;  // the condition it depends on, aliases resolved (e.g. "spec.use_sinks")
   SourceRange range;      // the b.param call, the KernelArgument element, the add(...) call
+  // The scalar type class where the side states it (SPEC R2.1, docs/contracts.md "Type
+  // identity"): by_value "f32" "f16" "bf16" "f64" "fp8e4m3" "bf8e5m2", integers "iN" (signedness
+  // not stated: rocKE's I32, a SignatureBuilder "i32"), "sN" (signed: int32_t) or "uN"
+  // (unsigned: uint32_t), "i1" (bool); a pointer: its element's class. "" when not stated
+  // (never compared). Compared by sameTypeClass, core/contracts/kernargs/ArgListDiff.cpp.
+  std::string typeClass;
   bool operator==(const KernelArg&) const = default;
 };
 

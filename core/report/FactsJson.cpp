@@ -9,6 +9,7 @@ nlohmann::json arg(const KernelArg& a) {
   nlohmann::json j = {{"name", a.name}, {"kind", a.kind}, {"size", a.size}, {"line", a.range.line + 1}};
   if (a.offset >= 0) j["offset"] = a.offset;
   if (!a.typeText.empty()) j["type"] = a.typeText;
+  if (!a.typeClass.empty()) j["class"] = a.typeClass;
   if (!a.resolved) j["unresolved"] = a.unresolvedReason;
   if (a.conditional) j["condition"] = a.condition;
   return j;

@@ -281,6 +281,35 @@ TEST(RealCorpusPython, DenseHelperGainingAnArgumentBreaksThePythonCopy) {
   EXPECT_EQ(rowsWith(r.out, {"changed", "attention_dense_signature", "agrees (6 arguments)"}).size(), 1u) << r.out;
 }
 
+// Type identity (SPEC R2.1, issue 16 form 5): the builder's `scale` declared I32 at the same
+// size, against a launch that passes a float field and a restatement that says "f32".
+TEST(RealCorpusPython, DenseScaleDeclaredI32IsAMismatchAgainstTheFloatLaunchAndTheF32Signature) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  C repo;
+  repo.replace(C::kDenseBuilder, "    scale = b.param(\"scale\", F32)\n", "    scale = b.param(\"scale\", I32)\n");
+  repo.commit("scale as i32");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_ROWS(r.out,
+              "mismatch | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",
+              "mismatch | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
+              "changed | launch-surface:baked_constants | " + kDenseLib + " _build_attention_dense_single_buffer | " +
+                  kPacks + "Gfx942AttentionDenseNative.cpp hasBshdStrides",
+              "inert | launch-surface:grid | " + kDenseLib + " attention_dense_grid | " + kPacks +
+                  "Gfx942AttentionDenseGeometry.hpp attentionDenseGeometry",
+              "inert | launch-surface:block | " + kDenseLib + " attention_dense_block | " + kPacks +
+                  "Gfx942AttentionDenseGeometry.hpp attentionDenseGeometry",
+              "inert | launch-surface:applicability | " + kDenseLib + " supports_attention_dense | " + kPacks +
+                  "Gfx942AttentionDenseNative.cpp gfx942AttentionDenseGraphMatches");
+  for (const std::string& copy :
+       {std::string("attention_dense_signature"), std::string("Gfx942AttentionDenseDispatchHandler::launch launch(...)")}) {
+    auto row = rowsWith(r.out, {"mismatch", copy});
+    ASSERT_EQ(row.size(), 1u) << copy << "\n" << r.out;
+    EXPECT_NE(row[0].find("#4 scale: builder i32, copy f32"), std::string::npos) << row[0];
+  }
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
 TEST(RealCorpusPython, TiledProseApplicabilityLocatorIsNoMismatch) {
   IMPACT_REQUIRE_REAL_CORPUS();
   C repo;

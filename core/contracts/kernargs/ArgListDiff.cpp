@@ -33,17 +33,49 @@ std::vector<KernelArg> unconditional(const std::vector<KernelArg>& args) {
 
 bool typeKnown(const KernelArg& a) { return a.resolved && !a.kind.empty() && a.size != 0; }
 
-// Kind and size agree (unknown on either side counts as agreeing: it is reported separately).
+std::string label(const KernelArg& a) { return a.name.empty() ? std::string("(unnamed)") : a.name; }
+
+// Two type classes (Facts.h KernelArg::typeClass) agree: either side unstated; the same float
+// class; integers of one width whose signedness, where both state it ("sN" / "uN"), agrees.
+bool sameTypeClass(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty() || a == b) return true;
+  auto intWidth = [](const std::string& t) -> std::string {
+    if (t.size() >= 2 && (t[0] == 'i' || t[0] == 's' || t[0] == 'u') && std::isdigit(static_cast<unsigned char>(t[1])))
+      return t.substr(1);
+    return "";
+  };
+  std::string wa = intWidth(a), wb = intWidth(b);
+  if (wa.empty() || wb.empty() || wa != wb) return false;
+  return a[0] == 'i' || b[0] == 'i';  // one side states no signedness
+}
+
+// Kind and size agree, and the type class where both state it (unknown on either side counts
+// as agreeing: it is reported separately).
 bool sameType(const KernelArg& b, const KernelArg& c) {
   if (!typeKnown(b) || !typeKnown(c)) return true;
-  return b.kind == c.kind && b.size == c.size;
+  return b.kind == c.kind && b.size == c.size && sameTypeClass(b.typeClass, c.typeClass);
+}
+
+// A type class as a message writes it: "i32" (signed or signless), "u32", "f32"; a pointer
+// "ptr<bf16>".
+std::string classLabel(const KernelArg& a) {
+  std::string t = a.typeClass;
+  if (t.size() >= 2 && t[0] == 's' && std::isdigit(static_cast<unsigned char>(t[1]))) t[0] = 'i';
+  return a.kind == "global_buffer" ? "ptr<" + t + ">" : t;
+}
+
+// One slot whose types differ: kind/size when those differ, else the type classes
+// ("#4 scale: builder i32, copy f32").
+std::string typeDiff(size_t i, const KernelArg& b, const KernelArg& c) {
+  if (b.kind == c.kind && b.size == c.size)
+    return absl::StrCat("#", i, " ", label(b), ": builder ", classLabel(b), ", copy ", classLabel(c));
+  return absl::StrCat("#", i, " ", label(b), ": copy ", kindSize(c), ", builder ", kindSize(b));
 }
 
 bool sameName(const KernelArg& b, const KernelArg& c) {
   return b.name.empty() || c.name.empty() || b.name == c.name;
 }
 
-std::string label(const KernelArg& a) { return a.name.empty() ? std::string("(unnamed)") : a.name; }
 
 
 // Positional comparison of two lists of equal length. A launch call's "names" are its argument
@@ -58,8 +90,7 @@ Diff positional(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c
     if (!sameName(b[i], c[i])) nameDiff.push_back(i);
     if (!sameType(b[i], c[i])) {
       ++d.distance;
-      d.parts.push_back(absl::StrCat("#", i, " ", label(b[i]), ": copy ", kindSize(c[i]), ", builder ",
-                                     kindSize(b[i])));
+      d.parts.push_back(typeDiff(i, b[i], c[i]));
     }
   }
   // Name differences: say "swapped" for a pair that exchanged names.
@@ -108,8 +139,7 @@ Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, b
       d.pairs.emplace_back(int(i), int(j));
       if (!sameType(b[i], c[j])) {
         d.focus(int(i), int(j));
-        typeDiffs.push_back(absl::StrCat("#", i, " ", label(b[i]), ": copy ", kindSize(c[j]), ", builder ",
-                                         kindSize(b[i])));
+        typeDiffs.push_back(typeDiff(i, b[i], c[j]));
       }
       ++i, ++j;
     } else if (i < n && (j == m || L[i + 1][j] >= L[i][j + 1])) {
@@ -131,6 +161,33 @@ Diff aligned(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, b
 
 Diff diffLists(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool ignoreNames) {
   return b.size() == c.size() ? positional(b, c, ignoreNames) : aligned(b, c, ignoreNames);
+}
+
+std::vector<std::string> unresolvedLaunchSlots(const std::vector<KernelArg>& args) {
+  // Slots with one reason are said once: "launch arguments #4–#7 (fields of `shape`, ...)".
+  std::vector<std::pair<std::string, std::vector<size_t>>> groups;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].resolved) continue;
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == args[i].unresolvedReason; });
+    if (g == groups.end()) groups.push_back({args[i].unresolvedReason, {i}});
+    else g->second.push_back(i);
+  }
+  std::vector<std::string> out;
+  for (const auto& [why, idx] : groups) {
+    if (idx.size() == 1) {
+      out.push_back(absl::StrCat("launch argument #", idx[0], " ", args[idx[0]].name, " (", why, ")"));
+      continue;
+    }
+    std::vector<std::string> runs;  // consecutive slots as ranges: #4–#7, #9
+    for (size_t k = 0; k < idx.size();) {
+      size_t e = k;
+      while (e + 1 < idx.size() && idx[e + 1] == idx[e] + 1) ++e;
+      runs.push_back(e == k ? absl::StrCat("#", idx[k]) : absl::StrCat("#", idx[k], "\u2013#", idx[e]));
+      k = e + 1;
+    }
+    out.push_back(absl::StrCat("launch arguments ", absl::StrJoin(runs, ", "), " (", why, ")"));
+  }
+  return out;
 }
 
 std::string joinDiff(const Diff& d) {

@@ -32,6 +32,10 @@ struct Diff {
 // expressions: never compared (ignoreNames), kinds and sizes are.
 Diff diffLists(const std::vector<KernelArg>& b, const std::vector<KernelArg>& c, bool ignoreNames);
 
+// Launch arguments whose kind the file does not state, one message per reason:
+// "launch argument #5 compute(s) (why)", "launch arguments #4–#7 (fields of `shape`, ...)".
+std::vector<std::string> unresolvedLaunchSlots(const std::vector<KernelArg>& args);
+
 // "copy has N arguments, builder has M: missing x (kind/size) at #i; ..."
 std::string joinDiff(const Diff& d);
 

@@ -124,10 +124,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
       if (!typeKnown(a))
         c.unresolved.push_back(a.name + (a.unresolvedReason.empty() ? "" : ": " + a.unresolvedReason));
     if (ignoreNames)  // a launch argument whose kind the file does not state: said, not guessed
-      for (size_t i = 0; i < copy.args.size(); ++i)
-        if (!copy.args[i].resolved)
-          c.unresolved.push_back(absl::StrCat("launch argument #", i, " ", copy.args[i].name, " (",
-                                              copy.args[i].unresolvedReason, ")"));
+      for (std::string& u : unresolvedLaunchSlots(copy.args)) c.unresolved.push_back(std::move(u));
     Diff full = diffLists(abi.args, copy.args, ignoreNames);
     std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
     std::vector<int> bIdx = unconditionalIndex(abi.args), cIdx = unconditionalIndex(copy.args);

@@ -97,6 +97,24 @@ std::optional<uint64_t> sizeOfTypeName(std::string_view written) {
   return it->second;
 }
 
+std::string typeClassOfName(std::string_view written) {
+  static const std::map<std::string, std::string, std::less<>> kClasses = {
+      {"int32_t", "s32"}, {"int", "s32"}, {"signed", "s32"}, {"signed int", "s32"},
+      {"uint32_t", "u32"}, {"unsigned", "u32"}, {"unsigned int", "u32"}, {"float", "f32"},
+      {"int64_t", "s64"}, {"long", "s64"}, {"long int", "s64"}, {"long long", "s64"},
+      {"ssize_t", "s64"}, {"ptrdiff_t", "s64"}, {"intptr_t", "s64"},
+      {"uint64_t", "u64"}, {"size_t", "u64"}, {"uintptr_t", "u64"}, {"unsigned long", "u64"},
+      {"unsigned long long", "u64"}, {"double", "f64"},
+      {"int16_t", "s16"}, {"short", "s16"}, {"uint16_t", "u16"}, {"unsigned short", "u16"},
+      {"half", "f16"}, {"__half", "f16"}, {"_Float16", "f16"},
+      {"hip_bfloat16", "bf16"}, {"__hip_bfloat16", "bf16"}, {"bfloat16", "bf16"},
+      {"int8_t", "s8"}, {"signed char", "s8"}, {"uint8_t", "u8"}, {"unsigned char", "u8"},
+      {"char", "i8"}, {"bool", "i1"}};
+  std::string t = normaliseTypeName(written);
+  auto it = kClasses.find(t);
+  return it == kClasses.end() ? std::string() : it->second;
+}
+
 bool isIntegralTypeName(std::string_view written) {
   std::string t = normaliseTypeName(written);
   if (t.ends_with("*")) return false;

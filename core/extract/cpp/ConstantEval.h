@@ -21,6 +21,9 @@ std::string normaliseTypeName(std::string_view s);
 // Size in bytes of a scalar or pointer type name; nullopt when unknown.
 std::optional<uint64_t> sizeOfTypeName(std::string_view written);
 bool isIntegralTypeName(std::string_view written);
+// The type class (Facts.h KernelArg::typeClass) of a scalar type name: "float" -> "f32",
+// "int32_t" -> "s32", "uint32_t" -> "u32", "__hip_bfloat16" -> "bf16"; "" when not known.
+std::string typeClassOfName(std::string_view written);
 
 struct Evaluator {
   const Ctx& c;

@@ -65,6 +65,7 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
       if (kind.known()) {
         k.kind = kind.kind;
         k.size = kind.size;
+        k.typeClass = kind.cls;
       } else {
         k.resolved = false;
         k.unresolvedReason = kind.why;

@@ -124,9 +124,11 @@ void BuilderExtractor::setType(KernelArg& a, TSNode e, const Scope& s, Use u, Lo
   if (v.k == VK::PtrType) {
     a.kind = "global_buffer";
     a.size = 8;
+    a.typeClass = v.cls;  // the element's, when PtrType's first argument resolved
   } else if (v.k == VK::Scalar) {
     a.kind = "by_value";
     a.size = v.size;
+    a.typeClass = v.cls;
   } else {
     a.kind.clear();
     a.size = 0;

@@ -29,14 +29,14 @@ Value Resolver::expr(TSNode e, const Scope& s, Use u, Loops loops, int depth) {
   if (ty == "call") {
     TSNode fn = field(e, "function");
     Value f = expr(fn, s, u, loops, depth + 1);
-    if (f.k == VK::PtrCtor) return Value::of(VK::PtrType);
+    if (f.k == VK::PtrCtor) return pointerTo(e, s, u, loops, depth);
     if (f.k == VK::IRBuilderCtor) return Value::of(VK::IRBuilder);
     if (f.k == VK::SigCtor) return Value::of(VK::Sig);
     std::string_view term;
     if (is(fn, "identifier")) term = t_.text(fn);
     else if (is(fn, "attribute")) term = t_.text(field(fn, "attribute"));
     if (f.k == VK::Unknown || f.k == VK::Module) {
-      if (term == "PtrType") return Value::of(VK::PtrType);
+      if (term == "PtrType") return pointerTo(e, s, u, loops, depth);
       if (term == "IRBuilder") return Value::of(VK::IRBuilder);
       if (term == "SignatureBuilder") return Value::of(VK::Sig);
     }
@@ -81,10 +81,31 @@ Value Resolver::expr(TSNode e, const Scope& s, Use u, Loops loops, int depth) {
     if (ch.size() != 3) return Value::unknown("");
     Value a = expr(ch[0], s, u, loops, depth + 1);
     Value b = expr(ch[2], s, u, loops, depth + 1);
-    if (sameValue(a, b)) return a;
+    if (sameValue(a, b)) return agreedValue(a, b);
     return Value::unknown("depends on " + clip(t_.text(ch[1]), 60));
   }
   return Value::unknown("");
+}
+
+// `PtrType(BF16, "global")`: a pointer, with its element's class when the element resolves
+// (through module and function variables: `dtype = BF16` ... `PtrType(dtype)`).
+Value Resolver::pointerTo(TSNode call, const Scope& s, Use u, Loops loops, int depth) {
+  Value p = Value::of(VK::PtrType);
+  TSNode elem{};
+  for (TSNode a : namedChildren(field(call, "arguments"))) {
+    if (is(a, "keyword_argument")) {
+      std::string_view k = t_.text(field(a, "name"));
+      if (k == "pointee" || k == "elem" || k == "element" || k == "elem_type" || k == "dtype") elem = field(a, "value");
+      continue;
+    }
+    if (is(a, "comment")) continue;
+    if (ts_node_is_null(elem)) elem = a;
+    break;
+  }
+  if (ts_node_is_null(elem)) return p;
+  Value v = expr(elem, s, u, loops, depth + 1);
+  if (v.k == VK::Scalar) p.cls = v.cls;
+  return p;
 }
 
 Value Resolver::name(const std::string& n, const Scope& s, Use u, Loops loops, int depth) {
@@ -119,6 +140,7 @@ Value Resolver::name(const std::string& n, const Scope& s, Use u, Loops loops, i
     if (v.k == VK::Unknown) return v;
     if (!agreed) agreed = v;
     else if (!sameValue(*agreed, v)) return Value::unknown("assigned differently on different paths");
+    else agreed = agreedValue(*agreed, v);
   }
   return *agreed;
 }

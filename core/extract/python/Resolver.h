@@ -27,6 +27,8 @@ class Resolver {
   Value expr(TSNode e, const Scope& s, Use u, Loops loops, int depth);
 
   Value name(const std::string& n, const Scope& s, Use u, Loops loops, int depth);
+  // A PtrType(...) call: a pointer, with the element class when it resolves.
+  Value pointerTo(TSNode call, const Scope& s, Use u, Loops loops, int depth);
 
   // Single alias target for condition rewriting: the expression a local name stands for.
   TSNode aliasOf(const std::string& n, const Scope& s, Use u, const Binding** which);

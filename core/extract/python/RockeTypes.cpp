@@ -34,4 +34,31 @@ std::optional<uint32_t> typeStringSize(std::string s, bool* isPtr) {
   return std::nullopt;
 }
 
+std::string scalarClass(std::string_view n) {
+  if (!scalarSize(n)) return "";
+  std::string out;
+  for (char c : n) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;  // "I32" -> "i32", "BF16" -> "bf16", "FP8E4M3" -> "fp8e4m3"
+}
+
+std::string typeStringClass(std::string s) {
+  std::string l;
+  for (char c : s)
+    if (c != ' ' && c != '\t') l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (l.rfind("ptr", 0) == 0) {
+    // "ptr<bf16,global>": the element; "ptr" alone states none.
+    size_t open = l.find('<');
+    if (open == std::string::npos) return "";
+    size_t end = l.find_first_of(",>", open + 1);
+    return typeStringClass(l.substr(open + 1, end == std::string::npos ? std::string::npos : end - open - 1));
+  }
+  if (!l.empty() && l.back() == '*') return typeStringClass(l.substr(0, l.size() - 1));
+  bool isPtr = false;
+  if (!typeStringSize(l, &isPtr) || isPtr) return "";
+  if (l == "bool") return "i1";
+  if (l == "fp8") return "fp8e4m3";
+  if (l == "bf8") return "bf8e5m2";
+  return l;  // "i32", "u32", "f32", "bf16" ...
+}
+
 }  // namespace impact::pyextract

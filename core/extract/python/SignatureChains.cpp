@@ -20,6 +20,7 @@ void BuilderExtractor::setSigType(KernelArg& a, TSNode e, const Scope& s, Use u,
     if (auto sz = typeStringSize(v.str, &ptr)) {
       a.kind = ptr ? "global_buffer" : "by_value";
       a.size = *sz;
+      a.typeClass = typeStringClass(v.str);
       return;
     }
     unresolve(a, "type string '" + clip(v.str, 60) + "' is not a known type");
@@ -28,11 +29,13 @@ void BuilderExtractor::setSigType(KernelArg& a, TSNode e, const Scope& s, Use u,
   if (v.k == VK::Scalar) {
     a.kind = "by_value";
     a.size = v.size;
+    a.typeClass = v.cls;
     return;
   }
   if (v.k == VK::PtrType) {
     a.kind = "global_buffer";
     a.size = 8;
+    a.typeClass = v.cls;
     return;
   }
   std::string why = v.k == VK::Unknown || v.k == VK::Module ? v.str : "";
@@ -62,6 +65,11 @@ void BuilderExtractor::sigMethod(const Event& ev, const Scope& s, FnFacts& f) {
       a.kind = "global_buffer";
       a.size = 8;
       a.typeText = "ptr(" + text(ty) + ")";
+      if (!ts_node_is_null(ty)) {  // the element's class, when the dtype resolves
+        Value v = resolver_.expr(ty, s, u, loops, 0);
+        if (v.k == VK::Str) a.typeClass = typeStringClass(v.str);
+        else if (v.k == VK::Scalar) a.typeClass = v.cls;
+      }
     } else {
       setSigType(a, ty, s, u, loops);
     }

@@ -11,10 +11,16 @@ bool sameValue(const Value& a, const Value& b) {
   return a.k != VK::Unknown;
 }
 
+Value agreedValue(Value a, const Value& b) {
+  if (a.cls != b.cls) a.cls.clear();
+  return a;
+}
+
 std::optional<Value> knownName(std::string_view n) {
   if (auto s = scalarSize(n)) {
     Value v = Value::of(VK::Scalar);
     v.size = *s;
+    v.cls = scalarClass(n);
     return v;
   }
   if (n == "PtrType") return Value::of(VK::PtrCtor);
