@@ -1,5 +1,7 @@
 #include "contracts/DeclaredSurfaces.h"
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "extract/CppFunctions.h"
@@ -33,6 +35,11 @@ std::string locator(const std::string& path, const std::string& symbol) {
   return symbol.empty() ? path : path + ":" + symbol;
 }
 
+std::string sidesKey(const Layout& l, const SurfaceEntry& s) {
+  return absl::StrCat(s.pythonProse ? "" : l.libraryPath(s.pythonPath), ":", s.pythonSymbol, "|", s.cppPath, ":",
+                      s.cppSymbol);
+}
+
 }  // namespace
 
 Layout profileLayout(const Manifest& m, const Layout& layout) {
@@ -47,6 +54,12 @@ std::vector<DeclaredSurface> declaredSurfaces(const TreeFacts& facts, const Layo
     if (!f || !f->manifest) continue;
     const Manifest& m = *f->manifest;
     const Layout l = profileLayout(m, layout);
+    // An entry whose two sides are those of the profile's `kernargs` entry guards something else
+    // of the same code (gfx950 dense: `matcher`, build_attention_dense <-> the Native's
+    // kernelMatches): it stays a launch surface.
+    std::set<std::string> namedSides;
+    for (const SurfaceEntry& s : m.surfaces)
+      if (s.name == "kernargs") namedSides.insert(sidesKey(l, s));
     for (const SurfaceEntry& s : m.surfaces) {
       DeclaredSurface d;
       d.manifest = path;
@@ -76,7 +89,7 @@ std::vector<DeclaredSurface> declaredSurfaces(const TreeFacts& facts, const Layo
         for (const auto& list : cf->lists)
           if (s.cppSymbol.empty() || cppSymbolMatches(list.symbol, s.cppSymbol)) d.copies.push_back(&list);
 
-      d.kernargs = named || (pb && !d.copies.empty());
+      d.kernargs = named || (pb && !d.copies.empty() && !namedSides.count(sidesKey(l, s)));
       if (named) {
         // Say why a side cannot be compared, when the side exists (a missing module, symbol or
         // file is its own row).
