@@ -521,6 +521,17 @@ void extractDescriptor(std::string_view path, std::string_view content, FileFact
   }
   f.descriptor = std::move(*d);
   const std::string& type = f.descriptor->type;
+  // A symbol or metadata descriptor's `name` is a label (R3.1): no contract, and no matching,
+  // reads it; an edit of it alone is inert. (A KDP's or UKD's name is a variant name: kept.)
+  if ((type == "ued" || type == "umd" || type == "uhd" || type == "udd" || type == "kmd") && j.is_object() &&
+      j.contains("name") && j["name"].is_string()) {
+    try {
+      json unlabelled = j;
+      unlabelled.erase("name");
+      f.fingerprint = fnv1a(unlabelled.dump());
+    } catch (const json::exception&) {
+    }
+  }
   const bool catalog = isAotCatalog(path);
   // Scanning the text for lines costs a pass; only files that can hold what is looked up.
   bool wantLines = catalog || type == "ued" || type == "umd" || type == "uhd" || type == "udd" || type == "kmd" ||

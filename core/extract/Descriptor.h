@@ -31,6 +31,8 @@ bool isAotCatalog(std::string_view path);
 bool catalogTypeKindSize(std::string_view type, std::string& kind, uint32_t& size);
 
 // Fingerprint of the JSON value: whitespace, key order and number spelling edits keep it.
+// (extractDescriptor leaves a symbol or metadata descriptor's `name` label out of its facts'
+// fingerprint; this one keeps every value.)
 uint64_t jsonValueFingerprint(std::string_view content);
 
 }  // namespace impact

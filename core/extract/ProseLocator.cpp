@@ -71,8 +71,13 @@ std::optional<ProseMentions> proseMentions(std::string_view text) {
   std::string_view first = words[0];
   std::string_view firstPath = first.substr(0, first.find(':'));
   if (firstPath.ends_with(".py") || firstPath.find('/') != std::string_view::npos) {
+    // The word lost its leading dots: "../platform/python/rocke/x.py:f" (a path that climbs out
+    // of rocke/library) is a locator too.
     size_t ws = text.find_first_not_of(" \t\r\n");
-    if (ws != std::string_view::npos && text.substr(ws).starts_with(first)) return std::nullopt;
+    std::string_view rest = ws == std::string_view::npos ? std::string_view() : text.substr(ws);
+    while (!rest.empty() && (rest.front() == '.' || rest.front() == ':' || rest.front() == '-' || rest.front() == '~'))
+      rest.remove_prefix(1);
+    if (ws != std::string_view::npos && rest.starts_with(first)) return std::nullopt;
   }
   ProseMentions out;
   for (std::string_view w : words) {

@@ -313,9 +313,12 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     } else {
       if (covered.count(path)) continue;
       r.status = Status::Inert;
-      r.message = any->kind == FileKind::Python || any->kind == FileKind::Cpp
-                      ? "only comments or whitespace changed"
-                      : "no value changed";
+      const bool labelled = any->descriptor && (any->descriptor->type == "ued" || any->descriptor->type == "umd" ||
+                                                any->descriptor->type == "uhd" || any->descriptor->type == "udd" ||
+                                                any->descriptor->type == "kmd");
+      r.message = any->kind == FileKind::Python || any->kind == FileKind::Cpp ? "only comments or whitespace changed"
+                  : labelled ? "no value a contract reads changed (its name is a label)"
+                             : "no value changed";
     }
     if (!hf && explained.count(path)) continue;
     // R2.7: a module no shipped variant (nor the packer) reaches is outside the surface.

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "contracts/DeclaredSurfaces.h"
 #include "extract/CppFunctions.h"
 #include "judge/Archs.h"
 #include "judge/Contracts.h"
@@ -70,6 +71,7 @@ std::string locator(const std::string& path, const std::string& symbol) {
 // A prose python_source, resolved: the module (library-relative) and the defs it names there.
 struct ProseTarget {
   std::string relative;              // "" when nothing resolves
+  std::string path;                  // the module's repository path
   std::vector<std::string> symbols;  // exact def names found in that module
 };
 
@@ -108,7 +110,7 @@ ProseTarget resolveProse(const TreeFacts& facts, const Layout& layout, const Man
   for (const auto& p : modules) {
     const FileFacts* f = facts.find(p);
     if (!f || f->kind != FileKind::Python) continue;
-    ProseTarget t{relative(p), {}};
+    ProseTarget t{relative(p), p, {}};
     for (const auto& sym : e.proseSymbols)
       for (const auto& d : f->module.defs)
         if (d.name == sym && d.kind != PyDef::Kind::Assign) {
@@ -119,7 +121,7 @@ ProseTarget resolveProse(const TreeFacts& facts, const Layout& layout, const Man
   }
   // Files it names but no symbol in them: the first named file, compared as a whole.
   for (const auto& f : e.proseFiles)
-    if (std::string p = proseFile(facts, layout, m, f); !p.empty()) return ProseTarget{relative(p), {}};
+    if (std::string p = proseFile(facts, layout, m, f); !p.empty()) return ProseTarget{relative(p), p, {}};
   return {};
 }
 
@@ -128,18 +130,24 @@ ProseTarget resolveProse(const TreeFacts& facts, const Layout& layout, const Man
 ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
   const Revision& base = cx.base;
   const Revision& head = cx.head;
-  const Layout& layout = cx.layout;
   ContractRows out;
   const ModuleGraph& hg = cx.headGraph;
   const ModuleGraph& bg = cx.baseGraph;
   const ArchIndex& headArchs = cx.headArchs;
   const ArchIndex& baseArchs = cx.baseArchs;
 
+  // Which entries declare a kernargs pair (by what their sides hold): judged in Judge.cpp.
+  std::map<const SurfaceEntry*, const DeclaredSurface*> byEntry;
+  const std::vector<DeclaredSurface> surfaces = declaredSurfaces(head.facts, cx.layout);
+  for (const auto& d : surfaces) byEntry.emplace(d.entry, &d);
+
   for (const auto& [mpath, mf] : head.facts.files) {
     if (!mf || !mf->manifest) continue;
+    const Layout layout = profileLayout(*mf->manifest, cx.layout);
     for (const SurfaceEntry& declared : mf->manifest->surfaces) {
       SurfaceEntry e = declared;
       std::vector<std::string> proseSymbols;  // a prose python_source: every def it names
+      std::string prosePath;
       if (e.pythonProse) {
         ProseTarget t = resolveProse(head.facts, layout, *mf->manifest, e);
         if (t.relative.empty()) {
@@ -154,13 +162,15 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
           continue;
         }
         e.pythonPath = t.relative;
+        prosePath = t.path;
         proseSymbols = t.symbols;
         if (!proseSymbols.empty()) e.pythonSymbol = proseSymbols[0];
       }
       if (e.pythonPath.empty()) continue;
-      const std::string py = layout.libraryPath(e.pythonPath);
+      const std::string py = prosePath.empty() ? layout.libraryPath(e.pythonPath) : prosePath;
       const std::string& cpp = e.cppPath;
-      const bool kernargs = e.name == "kernargs";
+      const DeclaredSurface* ds = byEntry.count(&declared) ? byEntry.at(&declared) : nullptr;
+      const bool kernargs = ds && ds->kernargs;
       const SurfaceEntry* be = baseEntry(base.facts, mpath, e);
       const bool manifestTouched = touched(base, head, mpath);
       const bool pyTouched = touched(base, head, py);
@@ -264,7 +274,12 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
           r.mirror.line = hcdefs[0]->nameLine + 1;
         }
       }
-      if (kernargs) continue;  // the argument lists are judged by Judge.cpp
+      if (kernargs) {
+        // The argument lists are judged by Judge.cpp; an entry named kernargs whose sides hold
+        // nothing to compare says so.
+        if (relevant && !ds->notCompared.empty()) emit(Status::Changed, ds->notCompared, false);
+        continue;
+      }
 
       // --- What moved: the Python side with everything it reaches, and the C++ mirror.
       std::vector<std::string> pyMoved;

@@ -68,7 +68,33 @@ bool Layout::mayHoldAnalysed(std::string_view folder) const {
 std::string Layout::libraryPath(std::string_view relative) const {
   std::string r(relative);
   while (r.starts_with("./")) r.erase(0, 2);
-  return libraryRoot + "/" + r;
+  return normalizedPath(libraryRoot + "/" + r);
+}
+
+std::string normalizedPath(std::string_view path) {
+  // "a/b/../c/./d" -> "a/c/d". A ".." above the first component is kept: such a path names no
+  // file of the tree, and the caller says so.
+  std::vector<std::string_view> parts;
+  size_t kept = 0;  // leading ".." components
+  for (size_t at = 0; at <= path.size();) {
+    size_t next = path.find('/', at);
+    if (next == std::string_view::npos) next = path.size();
+    std::string_view part = path.substr(at, next - at);
+    if (part == "..") {
+      if (parts.size() > kept) parts.pop_back();
+      else parts.push_back(part), ++kept;
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    at = next + 1;
+  }
+  std::string out;
+  for (auto p : parts) {
+    if (!out.empty()) out += '/';
+    out += p;
+  }
+  if (!path.empty() && path.back() == '/' && !out.empty()) out += '/';
+  return out;
 }
 
 std::string archFromPath(std::string_view path) {

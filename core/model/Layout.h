@@ -33,9 +33,14 @@ struct Layout {
   // Can a folder ("a/b/", with the '/') hold an analysed file, at any depth? A snapshot lists
   // only such folders (git/Snapshot.h FolderScope): the rest of a monorepo is never walked.
   bool mayHoldAnalysed(std::string_view folder) const;
-  // "kernels/gfx950/a.py" -> "<libraryRoot>/kernels/gfx950/a.py"
+  // "kernels/gfx950/a.py" -> "<libraryRoot>/kernels/gfx950/a.py"; a path that climbs out of
+  // the library ("../platform/python/rocke/x.py", as real profiles write it) is resolved:
+  // "<providerRoot>/rocke/platform/python/rocke/x.py".
   std::string libraryPath(std::string_view relative) const;
 };
+
+// "a/b/../c/./d" -> "a/c/d" (a ".." above the first component is kept).
+std::string normalizedPath(std::string_view path);
 
 // The architecture a path names: ".../kernels/gfx950/x.py" -> "gfx950",
 // "Gfx942FooNative.cpp" -> "gfx942"; "" when none.

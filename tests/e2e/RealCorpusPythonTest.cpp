@@ -72,6 +72,9 @@ const std::string kDenseLib = "rocke/library/kernels/gfx942/attention_dense.py";
 const std::string kTiledLib = "rocke/library/kernels/gfx950/attention_tiled_2d.py";
 const std::string kPacks = "src/engines/kernel_ingestor_engine/packs/";
 const std::string kUnified = "rocke/library/kernels/common/attention_unified.py";
+const std::string kConvLib = "rocke/library/kernels/common/";
+const std::string kConvAdapter = "rocke/library/builders/common/convolution_forward.py";
+const std::string kConvDirect = "rocke/library/kernels/common/conv_direct_grouped.py";
 // The C++ launch calls each builder pairs with (Class::launch in each pack).
 const std::string kDenseLaunchCall =
     kPacks + "Gfx942AttentionDenseNative.cpp Gfx942AttentionDenseDispatchHandler::launch launch(...)";
@@ -103,7 +106,8 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
   // The only mismatches: surfaces naming modules the corpus does not hold.
   for (const auto& row : rowsStarting(r.out, "mismatch"))
     EXPECT_TRUE(row.find("python_source module kernels/common/attention_unified.py does not exist") != std::string::npos ||
-                row.find("python_source module dispatch/attention/gfx942.py does not exist") != std::string::npos)
+                row.find("python_source module dispatch/attention/gfx942.py does not exist") != std::string::npos ||
+                row.find("python_source module kernels/common/conv_direct_grouped.py does not exist") != std::string::npos)
         << row;
   EXPECT_EQ(r.out.find("module Three"), std::string::npos) << r.out;
   const std::string cfg = "projects/hipdnn/tools/IngestorGenerator/configs/";
@@ -136,7 +140,45 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
                   " supports_tiled_2d, UnifiedAttention2DTiledSpec.__post_init__ | " + kPacks +
                   "Gfx950AttentionTiledNative.cpp gfx950AttentionTiledGraphMatches",
               "changed | manifest | - | " + cfg + "gfx942_attention_dense.profile.yaml",
-              "changed | manifest | - | " + cfg + "gfx950_attention_tiled.profile.yaml");
+              "changed | manifest | - | " + cfg + "gfx950_attention_tiled.profile.yaml",
+              // The gfx950 conv fwd generation: its two direct entries name a module the corpus does
+              // not hold; every other entry is a launch surface whose sides both resolve (none of
+              // them holds a b.param builder facing a launch call or KernelArgument list).
+              "mismatch | launch-surface:direct_padding | " + kConvDirect + " forward_padding_reason | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp directPaddingSupported",
+              "mismatch | launch-surface:direct_kernargs_and_execution | " + kConvDirect + " emit_direct_params | " +
+                  kPacks + "Gfx950ConvFwdGeometry.hpp directKernargs",
+              "changed | kernel-code | " + kConvAdapter + " | -", "changed | kernel-code | " + kConvLib + "conv_abi.py | -",
+              "changed | kernel-code | " + kConvLib + "conv_args.py | -",
+              "changed | kernel-code | " + kConvLib + "conv_implicit_gemm.py | -",
+              "changed | descriptor | - | src/engines/kernel_ingestor_engine/descriptors/rocKE/gfx950_conv_fwd/"
+              "gfx950_conv_fwd.kdp.json",
+              "changed | launch-surface:pointer_nonalias | " + kConvLib + "conv_implicit_gemm.py build_implicit_gemm_conv | " +
+                  kPacks + "Gfx950ConvFwdGeometry.hpp bufferRangesDoNotOverlap",
+              "changed | launch-surface:workspace | " + kConvLib + "conv_implicit_gemm.py build_implicit_gemm_conv | " +
+                  kPacks + "Gfx950ConvFwdNative.cpp workspaceBytes",
+              "changed | launch-surface:problem_geometry_and_byte_counts | " + kConvAdapter + " _problem_error | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp deriveGeometry",
+              "changed | launch-surface:grid | " + kConvAdapter + " Gfx950ConvFwdSpec.grid | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp launchGeometry",
+              "changed | launch-surface:block | " + kConvAdapter + " Gfx950ConvFwdSpec.block | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp launchGeometry",
+              "changed | launch-surface:kernargs_and_execution | " + kConvLib + "conv_abi.py conv_arg_names | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp implicitGemmKernargs",
+              "changed | launch-surface:direct_row_coverage | " + kConvAdapter + " _direct_rows_covered | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp directRowsCovered",
+              "changed | launch-surface:direct_grid | " + kConvAdapter + " Gfx950ConvFwdSpec.grid | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp directLaunchGeometry",
+              "changed | launch-surface:direct_block | " + kConvAdapter + " Gfx950ConvFwdSpec.block | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp directLaunchGeometry",
+              "changed | launch-surface:applicability_and_baked_constants | " + kConvAdapter + " supports_gfx950_conv_fwd | " +
+                  kPacks + "Gfx950ConvFwdNative.cpp kernelFits",
+              "changed | launch-surface:direct_applicability | " + kConvAdapter + " _direct_error | " + kPacks +
+                  "Gfx950ConvFwdNative.cpp kernelFits",
+              "changed | launch-surface:fallback_selection | " + kConvAdapter + " gfx950_conv_fwd_spec_for_request | " +
+                  kPacks + "Gfx950ConvFwdNative.cpp score",
+              "changed | manifest | - | " + cfg + "gfx950_conv_fwd.profile.yaml");
+  EXPECT_EQ(r.out.find("not compared"), std::string::npos) << r.out;
   // The Python copy agrees with the builder today.
   EXPECT_EQ(rowsWith(r.out, {"changed", "attention_dense_signature", "agrees (5 arguments)"}).size(), 1u) << r.out;
 }

@@ -44,6 +44,8 @@ TEST(LayoutConfig, FolderScopeKeepsEveryFolderOfAnAnalysedFile) {
   ASSERT_TRUE(configured.ok()) << configured.status();
   const std::vector<std::string> paths = {
       "dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx950/attention.py",
+      // a builder in the platform package, named by profiles through ../platform/python/...
+      "dnn-providers/hip-kernel-provider/rocke/platform/python/rocke/instances/common/conv_implicit_gemm.py",
       "dnn-providers/hip-kernel-provider/descriptor-packaging/python/pack.py",
       "dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json",
       "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950Dense.cpp",
@@ -77,6 +79,24 @@ TEST(LayoutConfig, FolderScopeKeepsEveryFolderOfAnAnalysedFile) {
   }
   EXPECT_FALSE(Layout{}.mayHoldAnalysed("vendor/"));
   EXPECT_TRUE(configured->mayHoldAnalysed("vendor/hkp/rocke/library/"));
+}
+
+}  // namespace
+}  // namespace impact
+
+namespace impact {
+namespace {
+
+// Profiles write python_source relative to rocke/library and climb out of it for builders of the
+// platform package (the real gfx950 conv fwd profile): the path resolves, and is analysed.
+TEST(LayoutConfig, LibraryPathsThatClimbOutOfTheLibraryResolve) {
+  Layout l;
+  const std::string p = l.libraryPath("../platform/python/rocke/instances/common/conv_implicit_gemm.py");
+  EXPECT_EQ(p, "dnn-providers/hip-kernel-provider/rocke/platform/python/rocke/instances/common/conv_implicit_gemm.py");
+  EXPECT_TRUE(l.analysed(p));
+  EXPECT_EQ(l.libraryPath("./kernels/./gfx950/../common/a.py"), "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/a.py");
+  EXPECT_EQ(normalizedPath("a/../../b"), "../b") << "a climb above the first component is kept: no such file";
+  EXPECT_EQ(normalizedPath("a/b/"), "a/b/");
 }
 
 }  // namespace

@@ -31,6 +31,8 @@ TEST(ProseLocator, ALocatorIsNoProse) {
   EXPECT_FALSE(proseMentions("kernels/gfx950/attention_tiled_2d.py (~1191-1230) -- EIGHTEEN b.param(...) slots"));
   EXPECT_FALSE(proseMentions("kernels/common/attention_unified.py:_get_2d_launch_meta (~4058-4103), branch B"));
   EXPECT_FALSE(proseMentions("  attention_tiled_2d.py:supports_tiled_2d"));
+  // The real conv profile climbs out of rocke/library into the platform package.
+  EXPECT_FALSE(proseMentions("../platform/python/rocke/instances/common/conv_implicit_gemm.py:build_implicit_gemm_conv"));
   auto none = proseMentions("Three surfaces, not one.");
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->files.empty());

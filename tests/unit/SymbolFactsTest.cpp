@@ -30,6 +30,41 @@ const CppStringConstant* constant(const FileFacts& f, const std::string& name) {
   return nullptr;
 }
 
+// The real recipe pack (RockeSdpaNative.cpp) registers its symbols as literals at the
+// registration call; only a `SymbolScope` parameter's `add` registers, and a constant passed to
+// `add` is a constant already (not listed twice).
+TEST(SymbolFacts, LiteralsRegisteredOnTheSymbolScopeArePackSymbols) {
+  const std::string src = R"(namespace hip_kernel_provider::kernel_ingestor_engine
+{
+constexpr std::string_view DISPATCH_SYMBOL = "hipkernel.rocke_sdpa.dispatch";
+void registerRockeSdpaSymbols(hipdnn_plugin_sdk::ingestor::SymbolScope<Handle>& scope)
+{
+    static const Handler handler;
+    scope.add("hipkernel.rocke_sdpa.graph_match", &matchGraph);
+    scope.add("hipkernel.rocke_sdpa." "score", &score);
+    scope.add(std::string(DISPATCH_SYMBOL), &handler);
+}
+void unrelated(std::vector<std::string>& names, Registry& registry)
+{
+    names.push_back("not a symbol");
+    registry.add("hipkernel.not_a_scope", &score);
+}
+} // namespace hip_kernel_provider::kernel_ingestor_engine
+)";
+  FileFacts f = extractFile(kPack, src);
+  ASSERT_TRUE(f.ok) << f.error;
+  std::vector<std::string> registered;
+  for (const auto& k : f.symbols.constants)
+    if (k.name == "scope.add") registered.push_back(k.value);
+  EXPECT_EQ(registered, (std::vector<std::string>{"hipkernel.rocke_sdpa.graph_match", "hipkernel.rocke_sdpa.score"}));
+  for (const auto& k : f.symbols.constants) {
+    EXPECT_NE(k.value, "hipkernel.not_a_scope") << "Registry is no SymbolScope";
+    if (k.name == "scope.add") EXPECT_EQ(k.qualified, "registerRockeSdpaSymbols");
+  }
+  EXPECT_EQ(constant(f, "scope.add")->line, lineOf(src, "scope.add(\"hipkernel.rocke_sdpa.graph_match"));
+  ASSERT_NE(constant(f, "DISPATCH_SYMBOL"), nullptr);
+}
+
 TEST(SymbolFacts, StringConstantsOfEverySpelling) {
   const std::string src = R"(#include "IngestorPacks.hpp"
 #include <string_view>

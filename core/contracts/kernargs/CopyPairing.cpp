@@ -1,6 +1,7 @@
 #include "contracts/Kernargs.h"
 
 #include "contracts/CatalogPairing.h"
+#include "contracts/DeclaredSurfaces.h"
 #include "contracts/kernargs/ArgListDiff.h"
 
 #include <algorithm>
@@ -167,6 +168,24 @@ std::string stem(const std::string& path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
+// Declared kernargs surfaces by C++ file (the mirror, and the entry's test): every entry whose
+// two sides hold what a pair compares, whatever its name (contracts/DeclaredSurfaces).
+std::map<std::string, std::vector<Declared>> declaredByFile(const TreeFacts& facts, const Layout& layout) {
+  std::map<std::string, std::vector<Declared>> declared;
+  for (const DeclaredSurface& ds : declaredSurfaces(facts, layout)) {
+    if (!ds.kernargs) continue;
+    const SurfaceEntry& s = *ds.entry;
+    Declared d{ds.manifest, ds.module, ds.builder, ds.sourceModule, s.cppSymbol, false, ds.profile->builder};
+    if (!s.cppPath.empty()) declared[s.cppPath].push_back(d);
+    if (!s.testPath.empty()) {
+      d.test = true;
+      d.symbol.clear();
+      declared[s.testPath].push_back(d);
+    }
+  }
+  return declared;
+}
+
 }  // namespace
 
 std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout) {
@@ -201,25 +220,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     return std::nullopt;
   };
 
-  // Declared kernargs surfaces by C++ file.
-  std::map<std::string, std::vector<Declared>> declared;
-  for (const auto& [path, f] : facts.files) {
-    if (!f->manifest) continue;
-    const Manifest& m = *f->manifest;
-    Layout l = layout;
-    if (!m.providerRoot.empty()) l.libraryRoot = m.providerRoot + "/rocke/library";
-    for (const auto& s : m.surfaces) {
-      if (s.name != "kernargs") continue;
-      Declared d{path, l.libraryPath(s.pythonPath), s.pythonSymbol.empty() ? m.builder : s.pythonSymbol,
-                 m.source.empty() ? "" : l.libraryPath(m.source), s.cppSymbol, false, m.builder};
-      if (!s.cppPath.empty()) declared[s.cppPath].push_back(d);
-      if (!s.testPath.empty()) {
-        d.test = true;
-        d.symbol.clear();
-        declared[s.testPath].push_back(d);
-      }
-    }
-  }
+  const std::map<std::string, std::vector<Declared>> declared = declaredByFile(facts, layout);
 
   std::vector<KernargsPair> out;
   std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with

@@ -27,6 +27,46 @@ static std::string fieldConstantIn(const Ctx& c, TSNode arg) {
   return found.empty() ? any : found;
 }
 
+// Is `receiver` a parameter of the function around `call` declared as a SymbolScope
+// (`void registerXSymbols(SymbolScope<Handle>& scope)`)?
+static bool isSymbolScopeParameter(const Ctx& c, TSNode call, std::string_view receiver) {
+  int fi = c.functionOf(call);
+  if (fi < 0) return false;
+  TSNode params = field(functionDeclarator(c.functions[fi].node), "parameters");
+  for (TSNode p : items(params)) {
+    if (!is(p, "parameter_declaration")) continue;
+    TSNode id = innermostIdentifier(field(p, "declarator"));
+    if (isNull(id) || c.text(id) != receiver) continue;
+    return c.text(field(p, "type")).find("SymbolScope") != std::string_view::npos;
+  }
+  return false;
+}
+
+// Symbols registered by a literal: `scope.add("hipkernel.rocke_sdpa.score", &score);` on a
+// SymbolScope parameter. The literal is a pack symbol like a constant (a constant given to
+// `add` is one already: only literals are added here). `call` is a call_expression.
+static void registeredLiteral(const Ctx& c, const Evaluator& ev, TSNode call, CppSymbolFacts& out) {
+  TSNode fn = field(call, "function");
+  if (!is(fn, "field_expression") || c.text(field(fn, "field")) != "add") return;
+  TSNode receiver = field(fn, "argument");
+  if (!is(receiver, "identifier")) return;
+  auto args = items(field(call, "arguments"));
+  if (args.size() != 2 ||
+      !(is(args[0], "string_literal") || is(args[0], "concatenated_string") || is(args[0], "raw_string_literal")))
+    return;
+  if (!isSymbolScopeParameter(c, call, c.text(receiver))) return;
+  auto v = ev.str(args[0], c.siteOf(call), 0);
+  if (!v) return;
+  CppStringConstant k;
+  k.name = std::string(c.text(receiver)) + ".add";
+  k.qualified = functionName(c, c.functions[c.functionOf(call)].node);
+  k.value = *v;
+  SourceRange r = rangeOf(args[0]);
+  k.line = r.line;
+  k.col = r.col;
+  out.constants.push_back(std::move(k));
+}
+
 void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
   // String constants, in source order.
   std::vector<const Constant*> all;
@@ -49,7 +89,7 @@ void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
     s.col = r.col;
     out.constants.push_back(std::move(s));
   }
-  // KMD reads and includes.
+  // Literals registered on the symbol scope, KMD reads and includes.
   walk(c.tree.root(), [&](TSNode n) {
     if (is(n, "preproc_include")) {
       TSNode p = field(n, "path");
@@ -58,6 +98,7 @@ void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
       return false;
     }
     if (!is(n, "call_expression")) return true;
+    registeredLiteral(c, ev, n, out);
     TSNode fn = field(n, "function");
     std::string method;
     if (is(fn, "field_expression")) method = std::string(c.text(field(fn, "field")));
