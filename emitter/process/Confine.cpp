@@ -88,7 +88,8 @@ constexpr uid_t kNobody = 65534;
 // Landlock narrows that), and its new user namespace takes every capability in the parent
 // namespace away: the count then applies, and only to that namespace's processes.
 bool enterNamespaces(bool asRoot) {
-  if (asRoot && ::setresuid(kNobody, 0, 0) != 0) return false;
+  // The raw call: after fork only this thread exists, and glibc's wrapper would signal the others.
+  if (asRoot && ::syscall(SYS_setresuid, kNobody, 0, 0) != 0) return false;
   return ::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0;
 }
 
