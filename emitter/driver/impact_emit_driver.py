@@ -212,6 +212,10 @@ def do_flavors(req):
 
 
 def main():
+    # Confined as root, the child's real and effective uids differ (docs/emitter.md): the loader
+    # then runs it in secure mode and drops TMPDIR. Its scratch folder is its HOME and its TMPDIR.
+    if "TMPDIR" not in os.environ and os.environ.get("HOME"):
+        os.environ["TMPDIR"] = os.environ["HOME"]
     req = json.loads(sys.stdin.read())
     here = os.path.dirname(os.path.abspath(__file__))
     roots = [r for r in req.get("import_roots", []) if isinstance(r, str)]
