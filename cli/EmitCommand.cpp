@@ -15,8 +15,10 @@ namespace {
 
 constexpr const char* kEmitUsage = R"HELP(usage: impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]
                    [--cache DIR] [--family-timeout SECONDS] [--timeout SECONDS] [--config FILE]
-                   [--no-probe] [--shard K/N]
+                   [--no-probe] [--shard K/N] [--family-memory GIB] [--require-sandbox]
+                   [--unconfined]
        impact emit --merge SHARD.json... [--out FILE]
+       impact emit --sandbox-check [--require-sandbox]
 
 Builds every shipped rocKE variant (the kind: rocke launches of the shipped descriptors) at the
 merge base and at the head on the CPU, with the analysed tree's own Python, and writes the emit
@@ -31,6 +33,14 @@ document (JSON) that `impact report --emit FILE` folds. See docs/emitter.md.
   --no-probe              skip the pack-time predicate tables
   --shard K/N             build only shard K of N of the families (balanced by variant count; a
                           job matrix runs K = 1..N), recorded in the document
+  --family-memory GIB     address space of one child (RLIMIT_AS; default 4)
+  --require-sandbox       refuse to run the tree's Python where the kernel offers no confinement
+                          (Landlock for the filesystem, a network namespace or seccomp for sockets)
+  --unconfined            run the children without Landlock, namespaces or seccomp (the limits
+                          stay; stderr and the document say so); for measuring and for kernels
+                          where the confinement breaks a tree
+  --sandbox-check         print the confinement the children would run in here, and exit
+                          (3 with --require-sandbox when it is none)
   --merge FILE...         merge every shard of one run into the document of the unsharded run;
                           refuses mixed trees, schemas or driver versions, a missing or twice-given
                           shard
@@ -108,13 +118,25 @@ bool number(const std::string& s, double& out) {
   }
 }
 
+// impact emit --sandbox-check: what each child would enter on this machine.
+int sandboxCheck(const emitter::Limits& limits, bool require) {
+  auto c = emitter::sandboxInForce(limits);
+  if (!c.ok()) {
+    std::fprintf(stderr, "impact emit: %s\n", std::string(c.status().message()).c_str());
+    return 3;
+  }
+  std::printf("sandbox: %s\n%s\n", emitter::confinementSummary(*c).c_str(),
+              emitter::describeConfinement(*c).dump().c_str());
+  return require && !c->confined() ? 3 : 0;
+}
+
 }  // namespace
 
 int emitCommand(const std::vector<std::string>& args) {
   emitter::EmitOptions o;
-  std::string out, jobs, ft, rt, shard;
+  std::string out, jobs, ft, rt, shard, memory;
   std::vector<std::string> mergeFiles;
-  bool haveBase = false, merge = false;
+  bool haveBase = false, merge = false, check = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -139,6 +161,10 @@ int emitCommand(const std::vector<std::string>& args) {
     else if (a == "--no-probe") o.probe = false;
     else if (a == "--probe") o.probe = true;
     else if (a == "--shard") ok = value(shard);
+    else if (a == "--family-memory") ok = value(memory);
+    else if (a == "--require-sandbox") o.requireSandbox = true;
+    else if (a == "--sandbox-check") check = true;
+    else if (a == "--unconfined") o.unconfined = true;
     else if (a == "--merge") {
       merge = true;
       while (i + 1 < args.size() && !args[i + 1].starts_with("--")) mergeFiles.push_back(args[++i]);
@@ -151,10 +177,15 @@ int emitCommand(const std::vector<std::string>& args) {
     if (!shard.empty()) return usage("--merge and --shard do not go together");
     return mergeCommand(mergeFiles, out);
   }
+  double d = 0;
+  if (!memory.empty()) {
+    if (!number(memory, d) || d < 0.0625) return usage("--family-memory takes a number of GiB (at least 0.0625)");
+    o.limits.memoryBytes = uint64_t(d * double(1ull << 30));
+  }
+  if (check) return sandboxCheck(o.limits, o.requireSandbox);
   if (!haveBase) return usage("--base REV is required");
   if (!shard.empty() && !shardSpec(shard, o.shardIndex, o.shardCount))
     return usage("--shard takes K/N with 1 <= K <= N (e.g. --shard 2/3), not '" + shard + "'");
-  double d = 0;
   if (!jobs.empty()) {
     if (!number(jobs, d) || d != int(d)) return usage("--jobs takes a positive whole number");
     o.jobs = int(d);
@@ -171,9 +202,10 @@ int emitCommand(const std::vector<std::string>& args) {
   if (!writeOut(out, emit::renderEmitDocument(*doc))) return 3;
   std::fprintf(stderr,
                "impact emit: %zu families, %zu variants; %zu family builds ran, %zu from the cache, %zu shared between "
-               "base and head; %zu failures%s\n",
+               "base and head; %zu failures%s; sandbox: %s\n",
                stats.families, stats.variants, stats.built, stats.cached, stats.shared, doc->failures.size(),
-               doc->shard ? (" (shard " + std::to_string(doc->shard->index) + "/" + std::to_string(doc->shard->count) + ")").c_str() : "");
+               doc->shard ? (" (shard " + std::to_string(doc->shard->index) + "/" + std::to_string(doc->shard->count) + ")").c_str() : "",
+               stats.sandbox.c_str());
   return 0;
 }
 

@@ -162,6 +162,11 @@ EmitDocument read(const json& j) {
     d.notInspected.push_back({str(ni[i], "path", w), str(ni[i], "reason", w)});
   }
   if (auto it = j.find("pack_time"); it != j.end()) d.packTime = *it;
+  if (auto it = j.find("sandbox"); it != j.end()) {
+    if (!it->is_object() || !it->contains("confined") || !(*it)["confined"].is_boolean())
+      throw Malformed("sandbox is not {confined, filesystem, network, limits}");
+    d.sandbox = *it;
+  }
   if (auto it = j.find("shard"); it != j.end()) {
     const json& sh = *it;
     Shard s;
@@ -209,6 +214,7 @@ json toJson(const EmitDocument& doc) {
             {"failures", fails},
             {"not_inspected", ni}};
   if (!doc.packTime.is_null()) j["pack_time"] = doc.packTime;
+  if (!doc.sandbox.is_null()) j["sandbox"] = doc.sandbox;
   if (doc.shard)
     j["shard"] = {{"index", doc.shard->index}, {"count", doc.shard->count}, {"families", doc.shard->families}};
   return j;

@@ -96,6 +96,10 @@ struct EmitDocument {
   std::vector<NotInspected> notInspected;
   nlohmann::json packTime;             // R5 tables (emit/PackTime.h); null when not probed
   std::optional<Shard> shard;          // set: one shard of a run (emit/Shards.h merges them)
+  // The confinement the children ran in ({confined, filesystem, network, layers, limits}, written
+  // by the emitter, docs/emitter.md); null in a document of an emitter before it. For people and
+  // CI: the fold does not read it.
+  nlohmann::json sandbox;
 };
 
 nlohmann::json toJson(const EmitDocument& doc);

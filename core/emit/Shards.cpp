@@ -83,6 +83,9 @@ absl::StatusOr<EmitDocument> mergeShards(const std::vector<EmitDocument>& shards
   out.headCommit = first.headCommit;
   out.flavor = first.flavor;
   out.driverVersion = first.driverVersion;
+  // The confinement: the weakest any shard ran in (a shard that ran unconfined makes the run so).
+  for (const auto& d : shards)
+    if (out.sandbox.is_null() || (d.sandbox.is_object() && !d.sandbox.value("confined", true))) out.sandbox = d.sandbox;
   // Families in the unsharded run's order (by key); each in exactly one shard.
   std::map<std::string, const Family*> families;
   std::set<std::pair<std::string, std::string>> failureSeen;

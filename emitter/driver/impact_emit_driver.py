@@ -15,6 +15,7 @@ Requests:
 """
 
 import dataclasses
+import errno
 import hashlib
 import importlib
 import json
@@ -33,6 +34,16 @@ _SIZES = {"i1": 1, "i8": 1, "u8": 1, "fp8e4m3": 1, "bf8e5m2": 1, "i16": 2, "f16"
 def _short_error(exc):
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return text.splitlines()[-1] if text else type(exc).__name__
+
+
+def _limit_hit(exc):
+    """Did the sandbox's limits refuse something (memory, file size, processes, open files)?
+    Such a failure is the family's, not one variant's: the emitter names the limit."""
+    if isinstance(exc, MemoryError):
+        return True
+    if isinstance(exc, OSError) and exc.errno in (errno.EFBIG, errno.EAGAIN, errno.EMFILE, errno.ENOMEM):
+        return True
+    return isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
 
 
 def _module_of(source):
@@ -175,6 +186,9 @@ def do_build(req):
         try:
             rec["kernels"] = _build_variant(builder, spec_cls, variant, req["flavor"])
         except Exception as exc:  # noqa: BLE001 - one variant's failure is recorded, not fatal
+            if _limit_hit(exc):
+                answer["error"] = _short_error(exc)
+                return answer
             rec["error"] = _short_error(exc)
         answer["variants"].append(rec)
     if req.get("probe"):
@@ -198,6 +212,10 @@ def do_flavors(req):
 
 
 def main():
+    # Confined as root, the child's real and effective uids differ (docs/emitter.md): the loader
+    # then runs it in secure mode and drops TMPDIR. Its scratch folder is its HOME and its TMPDIR.
+    if "TMPDIR" not in os.environ and os.environ.get("HOME"):
+        os.environ["TMPDIR"] = os.environ["HOME"]
     req = json.loads(sys.stdin.read())
     here = os.path.dirname(os.path.abspath(__file__))
     roots = [r for r in req.get("import_roots", []) if isinstance(r, str)]

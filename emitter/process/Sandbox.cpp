@@ -1,8 +1,11 @@
 #include "process/Sandbox.h"
 
+#include "process/Confine.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,6 +99,17 @@ ChildResult runChild(const ChildRequest& req) {
     ::dup2(out, 1);
     ::dup2(err, 2);
     if (!req.cwd.empty() && ::chdir(req.cwd.c_str()) != 0) ::_exit(126);
+    if (req.jail)
+      if (const char* failed = req.jail->enter()) {
+        const char msg[] = "impact sandbox: the child could not be confined: ";
+        (void)!::write(2, msg, sizeof(msg) - 1);
+        (void)!::write(2, failed, std::strlen(failed));
+        (void)!::write(2, "\n", 1);
+        ::_exit(125);
+      }
+    // No descriptor of ours beyond stdin, stdout and stderr reaches the tree's code (one opened
+    // without O_CLOEXEC would be a way past the confinement).
+    ::syscall(SYS_close_range, 3u, ~0u, 0u);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

@@ -13,6 +13,8 @@
 
 namespace impact::emitter {
 
+class ChildJail;
+
 struct ChildRequest {
   std::vector<std::string> argv;               // argv[0]: an absolute executable path
   std::map<std::string, std::string> env;      // the child's whole environment
@@ -20,6 +22,7 @@ struct ChildRequest {
   std::string stdinText;
   std::chrono::steady_clock::time_point deadline;
   const std::atomic<bool>* cancel = nullptr;   // set: kill the group now
+  const ChildJail* jail = nullptr;             // set: entered between fork and exec (process/Confine.h)
 };
 
 struct ChildResult {

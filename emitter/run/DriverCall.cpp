@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "process/Sandbox.h"
@@ -37,6 +38,24 @@ DriverOutcome callDriver(const Driver& driver, const nlohmann::json& request, co
   req.stdinText = request.dump();
   req.deadline = deadline;
   req.cancel = cancel;
+  // Reads: the exported tree's import roots and the driver's folder (beside the system's); writes:
+  // only this call's HOME. CPU time: what is left of the budget.
+  std::vector<std::string> reads;
+  for (const auto& root : request.value("import_roots", nlohmann::json::array()))
+    if (root.is_string()) reads.push_back(root.get<std::string>());
+  reads.push_back(std::filesystem::path(driver.script).parent_path().string());
+  double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+  ChildJail jail;
+  if (std::string why = jail.prepare(driver.sandbox, reads, tmpl, uint64_t(std::max(1.0, std::ceil(left)) + 1));
+      !why.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmpl, ec);
+    o.status = "failed";
+    o.error = "the child cannot be confined: " + why;
+    o.cacheable = false;
+    return o;
+  }
+  req.jail = &jail;
   ChildResult r = runChild(req);
   std::error_code ec;
   std::filesystem::remove_all(tmpl, ec);
@@ -50,12 +69,24 @@ DriverOutcome callDriver(const Driver& driver, const nlohmann::json& request, co
     o.error = "no answer before its deadline; its process group was killed";
     return o;
   }
+  if (r.exitCode == 125 && r.err.starts_with("impact sandbox:")) {
+    o.status = "failed";
+    o.error = lastLine(r.err);
+    o.cacheable = false;
+    return o;
+  }
   try {
     o.answer = nlohmann::json::parse(lastLine(r.out));
   } catch (const nlohmann::json::exception&) {
     o.status = "failed";
     std::string why = lastLine(r.err);
-    o.error = why.empty() ? "the driver exited " + std::to_string(r.exitCode) + " without an answer" : why;
+    o.error = why.empty() ? r.signal ? "the driver was killed by signal " + std::to_string(r.signal) + " without an answer"
+                                     : "the driver exited " + std::to_string(r.exitCode) + " without an answer"
+                          : why;
+    if (std::string limit = limitHit(driver.sandbox, r.signal, why); !limit.empty()) {
+      o.error = limit + ": " + o.error;
+      o.cacheable = false;
+    }
     return o;
   }
   if (!o.answer.is_object()) {
@@ -66,6 +97,10 @@ DriverOutcome callDriver(const Driver& driver, const nlohmann::json& request, co
   if (auto it = o.answer.find("error"); it != o.answer.end() && it->is_string()) {
     o.status = "failed";
     o.error = it->get<std::string>();
+    if (std::string limit = limitHit(driver.sandbox, 0, o.error); !limit.empty()) {
+      o.error = limit + ": " + o.error;
+      o.cacheable = false;
+    }
     return o;
   }
   o.status = "ok";

@@ -8,18 +8,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "process/Confine.h"
+
 namespace impact::emitter {
 
 struct Driver {
   std::string python;      // absolute path of python3
   std::string script;      // the driver, written into the cache folder
   std::string version;     // digest of the driver's sources
+  Confinement sandbox;     // what every child enters (process/Confine.h)
 };
 
 struct DriverOutcome {
   std::string status;      // "ok" | "failed" | "timed_out"
   std::string error;       // why not ok
   nlohmann::json answer;   // the driver's answer when ok
+  bool cacheable = true;   // false: the failure depends on the sandbox (a limit, a confinement error)
 };
 
 DriverOutcome callDriver(const Driver& driver, const nlohmann::json& request, const std::string& flavor,

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +32,12 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+absl::StatusOr<Confinement> sandboxInForce(const Limits& limits) {
+  std::string python = findPython();
+  if (python.empty()) return absl::FailedPreconditionError("no python3 on PATH (set IMPACT_PYTHON)");
+  return detectConfinement(python, limits);
+}
+
 std::string defaultCacheDir() {
   if (const char* d = std::getenv("IMPACT_CACHE_DIR"); d && *d) return d;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/impactd";
@@ -51,7 +58,7 @@ struct Side {
 };
 
 
-absl::StatusOr<Driver> installDriver(const std::string& cacheDir) {
+absl::StatusOr<Driver> installDriver(const std::string& cacheDir, const Limits& limits, bool unconfined) {
   Driver d;
   d.version = blobId(absl::StrCat(driver_sources::kDriver, "\n--\n", driver_sources::kProbe)).substr(0, 16);
   fs::path dir = fs::path(cacheDir) / "driver" / d.version;
@@ -69,6 +76,12 @@ absl::StatusOr<Driver> installDriver(const std::string& cacheDir) {
   d.script = (dir / "impact_emit_driver.py").string();
   d.python = findPython();
   if (d.python.empty()) return absl::FailedPreconditionError("no python3 on PATH (set IMPACT_PYTHON)");
+  d.sandbox = detectConfinement(d.python, limits);
+  if (!d.sandbox.python.empty()) d.python = d.sandbox.python;  // never a shim: it would run others
+  if (unconfined) {
+    d.sandbox.landlockAbi = 0;
+    d.sandbox.userNetns = d.sandbox.seccomp = d.sandbox.processLimit = false;
+  }
   return d;
 }
 
@@ -140,8 +153,16 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       return absl::InvalidArgumentError(absl::StrCat("the emitter cache ", cacheDir, " lies inside the repository; ",
                                                      "it never writes there (choose another --cache)"));
   }
-  auto driver = installDriver(cacheDir);
+  auto driver = installDriver(cacheDir, opts.limits, opts.unconfined);
   if (!driver.ok()) return driver.status();
+  stats.sandbox = confinementSummary(driver->sandbox);
+  if (!driver->sandbox.confined()) {
+    if (opts.requireSandbox)
+      return absl::FailedPreconditionError(absl::StrCat("--require-sandbox: the emitter's child would run ",
+                                                        stats.sandbox, "; refusing to run the tree's Python"));
+    std::fprintf(stderr, "impact emit: the tree's Python runs %s: %s (docs/emitter.md)\n", stats.sandbox.c_str(),
+                 opts.unconfined ? "--unconfined was given" : "this kernel offers no Landlock or no network isolation");
+  }
 
   ExtractCache extractCache;
   Side sides[2];
@@ -171,6 +192,7 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
   doc.baseCommit = *mb;
   doc.headCommit = opts.head.empty() ? "working tree" : *headCommit;
   doc.driverVersion = driver->version;
+  doc.sandbox = describeConfinement(driver->sandbox);
 
   // The LLVM flavor: the newest both trees' ladders know.
   FamilyCache cache((fs::path(cacheDir) / "families").string());

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "emit/EmitDocument.h"
+#include "process/Confine.h"
 
 namespace impact::emitter {
 
@@ -22,6 +23,9 @@ struct EmitOptions {
   double runBudget = 3600;    // seconds for the whole run
   bool progress = false;      // a progress line on stderr
   bool probe = true;          // pack-time predicate tables (R5)
+  Limits limits;              // the child's resource limits (--family-memory sets limits.memoryBytes)
+  bool requireSandbox = false;  // refuse to run when the kernel offers no confinement (process/Confine.h)
+  bool unconfined = false;      // --unconfined: no Landlock, namespaces or seccomp (the limits stay), said so
   // --shard K/N: build only the families emit/Shards.h assigns to shard K of N (0/0: all).
   int shardIndex = 0, shardCount = 0;
   // Set by another thread: running children's groups are killed, no further one starts, and
@@ -34,6 +38,7 @@ struct EmitOptions {
 struct EmitStats {
   size_t families = 0, variants = 0, built = 0, cached = 0;
   size_t shared = 0;  // family sides equal to the other revision's (same cache key): built once
+  std::string sandbox;  // the confinement in force, for people (confinementSummary)
 };
 
 // Errors: the same as impact report (not a repository, unknown revision, ...), no python3, a
@@ -41,5 +46,8 @@ struct EmitStats {
 absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* stats = nullptr);
 
 std::string defaultCacheDir();
+
+// The confinement every child of a run would enter here (impact emit --sandbox-check).
+absl::StatusOr<Confinement> sandboxInForce(const Limits& limits);
 
 }  // namespace impact::emitter

@@ -96,7 +96,7 @@ void runJobs(std::vector<Job>& jobs, const Driver& driver, const FamilyCache& ca
       if (o.status == "ok") {
         j.answer = o.answer;
         cache.put(j.cacheKey, o.answer);
-      } else if (o.status == "failed") {
+      } else if (o.status == "failed" && o.cacheable) {
         cache.put(j.cacheKey, json{{"error", o.error}});  // deterministic: the same inputs fail again
       }
       progress.update(label, true);

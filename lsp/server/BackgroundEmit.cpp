@@ -93,8 +93,12 @@ void BackgroundEmit::finished(uint64_t run, absl::StatusOr<emit::EmitDocument> d
   if (doc.ok()) {
     doc_ = std::make_shared<const emit::EmitDocument>(std::move(*doc));
     summary = absl::StrCat("emitter: ", stats.families, " families, ", stats.variants, " variants; ", stats.built,
-                           " family builds ran, ", stats.cached, " from the cache");
+                           " family builds ran, ", stats.cached, " from the cache; sandbox: ", stats.sandbox);
     host_.forget("emitter-error");
+    // The workspace's Python ran without Landlock or network isolation: the user hears it once.
+    if (doc_->sandbox.is_object() && !doc_->sandbox.value("confined", true))
+      host_.message(Severity::Warning, "impactd: the emitter ran the workspace's Python " + stats.sandbox,
+                    "emitter-unconfined");
     host_.log(summary);
     host_.republish();
   } else {

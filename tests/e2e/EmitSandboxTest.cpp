@@ -2,11 +2,14 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "support/EmitFixture.h"
 
@@ -15,8 +18,11 @@ namespace {
 
 using E = EmitFixture;
 
+// With a marker, it first starts a child that ignores SIGTERM and sleeps (its command line carries
+// the marker, so the test finds it in /proc: the sandbox lets the builder write nowhere else).
 const char* kHang = R"PY("""A builder that never returns."""
-import subprocess
+import os
+import sys
 import time
 from dataclasses import dataclass
 
@@ -25,17 +31,31 @@ from rocke.core.ir import KernelDef
 
 @dataclass(frozen=True)
 class HangSpec:
-    pid_file: str = ""
+    marker: str = ""
 
 
 def build_hang(spec: HangSpec, *, arch: str = "gfx950") -> KernelDef:
-    if spec.pid_file:
-        child = subprocess.Popen(["sleep", "300"])
-        with open(spec.pid_file, "w") as f:
-            f.write(str(child.pid))
+    if spec.marker and os.fork() == 0:
+        code = "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(300)"
+        os.execv(sys.executable, [sys.executable, "-c", code, spec.marker])
     while True:
         time.sleep(0.05)
 )PY";
+
+// The processes whose command line holds `marker`.
+std::vector<int> withMarker(const std::string& marker) {
+  std::vector<int> pids;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (ss.str().find(marker) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
 
 // Is the process gone (or a zombie nobody waits for any more)?
 bool gone(int pid) {
@@ -89,29 +109,41 @@ TEST(EmitSandbox, TheWholeRunsTimeoutEndsWhatIsStillRunningAndTheDocumentIsWritt
 
 TEST(EmitSandbox, TimeoutKillsTheWholeProcessGroup) {
   E repo;
-  std::string pidFile = repo.cacheDir() + "/../sleeper.pid";
+  std::string marker = "impact-sleeper-" + std::to_string(::getpid()) + "-" +
+                       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
   repo.write(std::string(E::kLib) + "kernels/gfx950/hang.py", kHang);
-  repo.addUkd("hang_spawn", R"({"kind": "rocke", "source": "kernels/gfx950/hang.py", "builder": "build_hang", "spec": {"pid_file": ")" +
-                                pidFile + R"("}})");
-  repo.commit("a builder that starts a child and hangs");
+  repo.addUkd("hang_spawn", R"({"kind": "rocke", "source": "kernels/gfx950/hang.py", "builder": "build_hang", "spec": {"marker": ")" +
+                                marker + R"("}})");
+  repo.commit("a builder that starts a child ignoring SIGTERM and hangs");
+  std::atomic<bool> done{false};
+  std::set<int> seen;
+  std::thread watch([&] {
+    while (!done) {
+      for (int pid : withMarker(marker)) seen.insert(pid);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
   RunResult r = repo.emit("--family-timeout 2");
+  done = true;
+  watch.join();
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  std::ifstream in(pidFile);
-  int pid = 0;
-  in >> pid;
-  ASSERT_GT(pid, 0) << "the builder did not start its child";
+  ASSERT_FALSE(seen.empty()) << "the builder did not start its child";
   // The family's budget ended the group: the sleeping grandchild is gone too.
-  bool dead = false;
-  for (int i = 0; i < 100 && !dead; ++i) {
-    dead = gone(pid);
-    if (!dead) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int pid : seen) {
+    bool dead = false;
+    for (int i = 0; i < 100 && !dead; ++i) {
+      dead = gone(pid);
+      if (!dead) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(dead) << "the sleeper " << pid << " outlived the timeout";
+    if (!dead) ::kill(pid, SIGKILL);
   }
-  EXPECT_TRUE(dead) << "sleep " << pid << " outlived the timeout";
-  if (!dead) ::kill(pid, SIGKILL);
   auto doc = repo.doc();
   const auto* hang = repo.family(doc, "kernels/gfx950/hang.py");
   ASSERT_NE(hang, nullptr);
   EXPECT_EQ((*hang)["head"]["status"], "timed_out");
+  for (const char* ok : {"kernels/gfx950/scale.py", "kernels/gfx950/softmax.py", "kernels/gfx950/reduce.py"})
+    EXPECT_EQ((*repo.family(doc, ok))["head"]["status"], "ok") << ok;
 }
 
 TEST(EmitSandbox, CredentialVariablesNeverReachTheChild) {

@@ -2,15 +2,21 @@
 // (examples/rocke-platform, `feature` checked out, base main): when it runs (trusted "auto" after
 // a save, "manual" on impact.emit, never when "off"), what its verdicts do to the diagnostics,
 // cancellation by a newer save and by the client, a hanging builder.
-// Every child the emitter starts is recorded by a python3 wrapper (IMPACT_PYTHON) that appends
-// its pid (= its process group: the child runs under setsid) to a log before exec'ing python3.
+// Every child the emitter starts is recorded by a watcher that reads /proc every few milliseconds
+// for processes running the driver from the fixture's emitter cache (its pid = its process group:
+// the child runs under setsid). A wrapper script cannot record them: the child is confined before
+// exec (Landlock: it may write only its scratch folder, docs/emitter.md).
 #include <signal.h>
 #include <stdlib.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "lsp/LspTestSupport.h"
 #include "support/EmitFixture.h"
@@ -24,33 +30,34 @@ using E = EmitFixture;
 class LspEmitter : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/impact-lsp-emit-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    log_ = dir_ + "/runs";
-    std::string python;
-    for (const char* d : {"/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"})
-      if (fs::exists(d)) {
-        python = d;
-        break;
+    marker_ = repo.cacheDir() + "/driver/";
+    watcher_ = std::thread([this] {
+      while (!stop_) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator("/proc", ec)) {
+          std::string name = e.path().filename().string();
+          if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+          std::ifstream in(e.path() / "cmdline", std::ios::binary);
+          std::stringstream ss;
+          ss << in.rdbuf();
+          if (ss.str().find(marker_) == std::string::npos) continue;
+          std::lock_guard<std::mutex> lock(mu_);
+          int pid = std::stoi(name);
+          if (std::find(seen_.begin(), seen_.end(), pid) == seen_.end()) seen_.push_back(pid);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
       }
-    ASSERT_FALSE(python.empty()) << "no python3";
-    std::string wrapper = dir_ + "/python3";
-    std::ofstream(wrapper) << "#!/bin/sh\necho $$ >> '" << log_ << "'\nexec " << python << " \"$@\"\n";
-    fs::permissions(wrapper, fs::perms::owner_all);
-    ::setenv("IMPACT_PYTHON", wrapper.c_str(), 1);
+    });
   }
   void TearDown() override {
-    ::unsetenv("IMPACT_PYTHON");
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
+    stop_ = true;
+    if (watcher_.joinable()) watcher_.join();
   }
 
-  // The pids (process groups) of every child started so far.
-  std::vector<int> children() const {
-    std::vector<int> out;
-    std::ifstream in(log_);
-    for (int pid; in >> pid;) out.push_back(pid);
-    return out;
+  // The pids (process groups) of every child seen so far.
+  std::vector<int> children() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return seen_;
   }
 
   Json options(const std::string& mode, int debounceMs = 100) const {
@@ -66,7 +73,11 @@ class LspEmitter : public ::testing::Test {
   }
 
   E repo;
-  std::string dir_, log_;
+  std::string marker_;
+  std::thread watcher_;
+  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::vector<int> seen_;
 };
 
 bool hasWarningWith(const Json& diags, const std::string& text) {
