@@ -309,6 +309,9 @@ async function run(page) {
     await clickViewAction(page, 'Copy as text');
     await wb.waitFor(page, 'the status bar to say the report was copied', () =>
       document.body.innerText.includes('impactd: report copied'));
+    const copied = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `(unreadable: ${e.message})`);
+    assert(copied.includes('Runtime impact: BREAKS') && copied.includes('expectedSignature'),
+      `the clipboard holds the text report: ${copied.slice(0, 200)}`);
     console.log(`     QuickPick: ${pick.rows.slice(0, 6).join(' | ')} …`);
     for (const t of texts.slice(0, 8)) console.log(`     view: ${t.slice(0, 140)}`);
     console.log(`     clicked -> ${PIN} Ln ${line}: ${copyText.trim()}; builder -> ${BUILDER} Ln ${builderLine}: ${builderText.trim()}`);
@@ -475,6 +478,10 @@ async function run(page) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1600,1000'],
     defaultViewport: { width: 1600, height: 1000 },
   });
+  // "Copy as text" writes the clipboard, which the test reads back.
+  await browser.defaultBrowserContext()
+    .overridePermissions(new URL(args.url).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write'])
+    .catch((e) => console.log(`     (clipboard permissions: ${e.message})`));
   const page = await browser.newPage();
   page.setDefaultTimeout(30000);
   let failed = false;

@@ -389,8 +389,12 @@ async function openReportJson(): Promise<void> {
 async function copyReportText(): Promise<void> {
   const result = lastReport();
   if (result) {
-    await vscode.env.clipboard.writeText(result.text);
-    vscode.window.setStatusBarMessage('impactd: report copied', 3000);
+    try {
+      await vscode.env.clipboard.writeText(result.text);
+      vscode.window.setStatusBarMessage('impactd: report copied', 5000);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`impactd: cannot write the clipboard: ${String(error)}`);
+    }
   }
 }
 
