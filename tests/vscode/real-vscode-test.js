@@ -264,8 +264,8 @@ async function run(page) {
     const texts = rows.map((r) => r.text);
     assert(texts[0].includes('Runtime impact: BREAKS') && texts[0].includes('release/1.0..working tree'),
       `the verdict and the range come first: ${texts.join(' | ')}`);
-    const mismatchAt = texts.findIndex((t) => /^mismatch\b/.test(t));
-    const changedAt = texts.findIndex((t) => /^changed\b/.test(t));
+    const mismatchAt = texts.findIndex((t) => /^mismatch ?\d+$/.test(t));
+    const changedAt = texts.findIndex((t) => /^changed ?\d+$/.test(t));
     assert(mismatchAt > 0 && changedAt > mismatchAt, `rows grouped by status, mismatch first: ${texts.join(' | ')}`);
     const row = 'kernargs · build_attention_dense ↔ expectedSignature';
     assert(texts.some((t) => t.startsWith(row) && t.includes('copy has 8 arguments, builder has 11')),
@@ -305,7 +305,7 @@ async function run(page) {
         .map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
       return t.includes('"rollup"') && t;
     });
-    assert(json.includes('"schema": 1'), `the JSON report: ${json.slice(0, 200)}`);
+    assert(json.includes('"verdict": "BREAKS"'), `the JSON report: ${json.slice(0, 200)}`);
     await clickViewAction(page, 'Copy as text');
     await wb.waitFor(page, 'the status bar to say the report was copied', () =>
       document.body.innerText.includes('impactd: report copied'));
