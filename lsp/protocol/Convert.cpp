@@ -56,4 +56,32 @@ CodeAction toProtocol(const server::Action& a) {
   return out;
 }
 
+json::Value toJSON(const server::FileLoc& l) {
+  return json::Object{{"uri", uriOf(l.path)}, {"range", L::toJSON(toLsp(l.range))}};
+}
+
+json::Value toJSON(const server::RefsResult& r) {
+  auto names = [](const std::vector<std::string>& v) { return json::Array(v); };
+  return json::Object{{"target", r.target},
+                      {"headBranch", r.headBranch},
+                      {"branches", names(r.branches)},
+                      {"remoteBranches", names(r.remoteBranches)},
+                      {"tags", names(r.tags)}};
+}
+
+void addLocations(json::Value& report, const std::vector<server::RowLocations>& rows) {
+  json::Object* o = report.getAsObject();
+  json::Array* out = o ? o->getArray("rows") : nullptr;
+  if (!out) return;
+  for (size_t i = 0; i < out->size() && i < rows.size(); ++i) {
+    json::Object* row = (*out)[i].getAsObject();
+    if (!row) continue;
+    auto put = [&](const char* side, const std::optional<server::FileLoc>& loc) {
+      if (json::Object* s = row->getObject(side); s && loc) (*s)["location"] = toJSON(*loc);
+    };
+    put("python", rows[i].python);
+    put("mirror", rows[i].mirror);
+  }
+}
+
 }  // namespace impact::lsp

@@ -435,7 +435,7 @@ class LSPServer {
         {"definitionProvider", true},
         {"referencesProvider", true},
         {"codeActionProvider", json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
-        {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.emit", "impact.showMirror"}}}},
+        {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.refs", "impact.emit", "impact.showMirror"}}}},
     };
     send(id, json::Value(json::Object{{"capabilities", std::move(caps)},
                                       {"serverInfo", json::Object{{"name", "impactd"}, {"version", IMPACT_VERSION}}}}));
@@ -478,6 +478,13 @@ class LSPServer {
         reply(json::Value(json::Object{{"summary", summary}}));
       });
     }
+    if (p.command == "impact.refs") {
+      auto reply = replier(id);
+      return server_->refs([reply](std::optional<server::RefsResult> r, std::string error) mutable {
+        if (!r) return reply(llvm::make_error<L::LSPError>("impact.refs: " + error, L::ErrorCode(kRequestFailed)));
+        reply(toJSON(*r));
+      });
+    }
     if (p.command != "impact.run") return replyError(id, kInvalidParams, "unknown command: " + p.command);
     server::RunRequest req;
     if (arg) {
@@ -505,6 +512,7 @@ class LSPServer {
           json::Value report = nullptr;
           if (auto parsed = json::parse(r->json)) report = std::move(*parsed);
           else llvm::consumeError(parsed.takeError());
+          addLocations(report, r->rows);
           reply(json::Value(json::Object{{"text", r->text}, {"report", std::move(report)}}));
         });
   }

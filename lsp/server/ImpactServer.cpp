@@ -1,5 +1,7 @@
 #include "server/ImpactServer.h"
 
+#include "git/Refs.h"
+#include "server/RunLocations.h"
 #include "server/ServerState.h"
 
 namespace impact::server {
@@ -160,7 +162,7 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       return true;
     });
     auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread th([rr, layout, done, cacheDir = I.opts.cacheDir, progress = std::move(progress), cancelled = std::move(cancelled),
+    std::thread th([rr, layout, done, root = I.root, cacheDir = I.opts.cacheDir, progress = std::move(progress), cancelled = std::move(cancelled),
                     reply = std::move(reply)] {
       struct MarkDone {
         std::atomic<bool>& d;
@@ -174,9 +176,21 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       if (cancelled()) return reply(std::nullopt, "cancelled");
       if (!rep.ok()) return reply(std::nullopt, std::string(rep.status().message()));
       progress("rendering");
-      reply(RunResult{renderText(*rep), renderJson(*rep)}, "");
+      reply(RunResult{renderText(*rep), renderJson(*rep), rowLocations(*rep, root, rr.overlay)}, "");
     });
     I.reports.push_back({std::move(th), done});
+  });
+}
+
+void ImpactServer::refs(std::function<void(std::optional<RefsResult>, std::string)> reply) {
+  impl_->sched.post([this, reply = std::move(reply)] {
+    Impl& I = *impl_;
+    if (!I.repo) return reply(std::nullopt, "no git repository is open");
+    auto names = listRefNames(I.root);
+    if (!names.ok()) return reply(std::nullopt, std::string(names.status().message()));
+    reply(RefsResult{I.targetName, names->headBranch, std::move(names->branches), std::move(names->remoteBranches),
+                     std::move(names->tags)},
+          "");
   });
 }
 

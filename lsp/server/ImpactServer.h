@@ -79,6 +79,9 @@ class ImpactServer {
   void runImpact(RunRequest req, std::function<void(const std::string&)> progress, Cancelled cancelled,
                  std::function<void(std::optional<RunResult>, std::string error)> reply);
 
+  // impact.refs: the target in use and the repository's branches and tags (read on the worker).
+  void refs(std::function<void(std::optional<RefsResult>, std::string error)> reply);
+
   // impact.emit: runs the emitter now (cancelling a running run); reply when it ends, with a
   // one-line summary or the error. Refused when the emitter is off.
   void runEmitter(std::function<void(std::string summary, std::string error)> reply);

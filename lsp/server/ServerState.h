@@ -40,6 +40,7 @@ struct ImpactServer::Impl {
   // is how paths are published; and with symlinks resolved (libgit2's view).
   std::string root, realRoot;
   std::string target, targetId, headId, mergeBase;
+  std::string targetName;  // the target in use: the setting, else the default found ("" when none)
   bool ready = false;
   // Why the analysis cannot run as asked (no merge base, ...): the status says it while it lasts.
   std::string problem, summary;
@@ -318,6 +319,7 @@ struct ImpactServer::Impl {
     if (base) ws.setBase(base);
     mergeBase = mb;
     targetId = tid.ok() ? *tid : "";
+    targetName = tid.ok() ? tgt : "";
     headId = head.ok() ? *head : "";
     auto disk = repo->workdirSnapshot();
     if (disk.ok()) ws.setDisk(std::make_shared<const Snapshot>(std::move(*disk)));

@@ -73,9 +73,24 @@ struct RunRequest {
   std::string base, head, targetTip;
 };
 
+// Where a report row's two sides are in the editor: the builder (python) and the copy (mirror),
+// each at its focus (the argument the row is about; line 0 of the file for a whole-file row).
+// Absent for a side the row does not have.
+struct RowLocations {
+  std::optional<FileLoc> python, mirror;
+};
+
 struct RunResult {
   std::string text;  // the text report
   std::string json;  // the JSON report (docs/report-json.md)
+  std::vector<RowLocations> rows;  // one per row of json's "rows", in order
+};
+
+// impact.refs: what a client offers as ranges to compare with.
+struct RefsResult {
+  std::string target;      // the target the server compares with (the setting, else the default found)
+  std::string headBranch;  // "" when HEAD is detached
+  std::vector<std::string> branches, remoteBranches, tags;
 };
 
 // The background emitter's work-done progress (families done / total).

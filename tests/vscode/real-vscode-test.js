@@ -6,7 +6,10 @@
 //   3. the quick fix "Update … to match …" from the light bulb rewrites the list and the
 //      mismatch goes without a save;
 //   4. "Go to mirror" (Ctrl+.) opens the builder at its line;
-//   5. "impactd: Run impact" from the command palette opens the report;
+//   5. "impactd: Run impact…" from the command palette: the range QuickPick, a branch picked, the
+//      Impact view's rows, a click on the mismatch lands on the copy's line, its child on the
+//      builder, "Open as JSON" and "Copy as text"; again later: the remembered range, "Open
+//      report as text";
 //   6. a broken impactd.path: the error notification, its "Open Settings" shows the setting.
 // With --phase trust, the workspace-trust checks of trust-checks.js instead.
 // Each step leaves a screenshot in --out; they are removed when every check passes (unless
@@ -139,6 +142,65 @@ async function clickOn(page, text) {
   return at;
 }
 
+/** The rows of the Impact view (a custom tree view): text, aria-level, expanded. */
+function impactRows(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.customview-tree .monaco-list-row')]
+    .filter((r) => r.offsetParent !== null)
+    .map((r) => ({
+      text: r.innerText.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim(),
+      level: Number(r.getAttribute('aria-level') || 0),
+      expanded: r.getAttribute('aria-expanded'),
+    })));
+}
+
+/** Waits for an Impact view row holding `text`, then clicks it (its label, or its twistie). */
+async function clickImpactRow(page, text, twistie = false) {
+  await wb.waitFor(page, `an Impact view row "${text}"`, (t) =>
+    [...document.querySelectorAll('.customview-tree .monaco-list-row')].some((r) => r.innerText.includes(t)), [text]);
+  const at = await page.evaluate((t, tw) => {
+    const row = [...document.querySelectorAll('.customview-tree .monaco-list-row')].find((r) => r.innerText.includes(t));
+    const target = tw ? row.querySelector('.monaco-tl-twistie') : row.querySelector('.monaco-tl-contents') || row;
+    const b = target.getBoundingClientRect();
+    return { x: b.left + (tw ? b.width / 2 : 20), y: b.top + b.height / 2 };
+  }, text, twistie);
+  await page.mouse.click(at.x, at.y);
+}
+
+/** Clicks the Impact view's title action `title` ("Open as JSON", …). */
+async function clickViewAction(page, title) {
+  await page.mouse.move(800, 800); // title actions show on hover of the view
+  const at = await wb.waitFor(page, `the view action "${title}"`, (t) => {
+    const a = [...document.querySelectorAll('.action-label')]
+      .find((e) => (e.getAttribute('aria-label') || '').startsWith(t) && e.offsetParent !== null);
+    if (!a) return undefined;
+    const b = a.getBoundingClientRect();
+    return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+  }, [title]);
+  await page.mouse.click(at.x, at.y);
+}
+
+/** The cursor's 1-based line, from the status bar ("Ln 28, Col 5"). */
+function cursorLine(page) {
+  return page.evaluate(() => {
+    const s = document.querySelector('#status\\.editor\\.selection');
+    const m = s && /Ln (\d+),/.exec(s.innerText);
+    return m ? Number(m[1]) : 0;
+  });
+}
+
+/** "impactd: Run impact…" from the command palette; waits for the range QuickPick. */
+async function openRangePick(page) {
+  await wb.focusWorkbench(page);
+  await wb.chord(page, 'F1');
+  await wb.pickInQuickInput(page, 'impactd: Run impact', 'impactd: Run impact…');
+  await wb.waitFor(page, 'the range QuickPick', () =>
+    [...document.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => r.innerText.includes('Target: ')), [], 30000);
+  return page.evaluate(() => ({
+    rows: [...document.querySelectorAll('.quick-input-list .monaco-list-row')].map((r) => r.innerText.replace(/\s+/g, ' ').trim()),
+    active: (document.querySelector('.quick-input-list .monaco-list-row.focused') || { innerText: '' }).innerText.replace(/\s+/g, ' ').trim(),
+  }));
+}
+
 async function run(page) {
   await step(page, 'workbench', async () => {
     await waitForServer(args.url);
@@ -180,6 +242,81 @@ async function run(page) {
       return tab && select && select.selectedIndex >= 0 && select.options[select.selectedIndex].text === 'impactd';
     });
     await wb.chord(page, 'Control+Shift+M');
+  });
+
+  await step(page, 'run-impact', async () => {
+    // From the builder's file: the range QuickPick, a branch picked by typing part of its name.
+    await wb.openFile(page, path.join(kernels, BUILDER));
+    let started = Date.now();
+    const pick = await openRangePick(page);
+    const opened = (Date.now() - started) / 1000;
+    assert(pick.rows[0].includes('Target: main'), `the configured target comes first: ${pick.rows.join(' | ')}`);
+    for (const want of ['merged view', 'The last commit', 'Uncommitted changes only', 'A commit range…', 'release/1.0', 'main']) {
+      assert(pick.rows.some((r) => r.includes(want)), `the QuickPick offers "${want}": ${pick.rows.join(' | ')}`);
+    }
+    started = Date.now();
+    await wb.pickInQuickInput(page, 'release', 'release/1.0');
+    await wb.waitFor(page, 'the Impact view to show the verdict', () =>
+      [...document.querySelectorAll('.customview-tree .monaco-list-row')].some((r) => r.innerText.includes('Runtime impact: BREAKS')),
+    [], 60000);
+    const ran = (Date.now() - started) / 1000;
+    const rows = await impactRows(page);
+    const texts = rows.map((r) => r.text);
+    assert(texts[0].includes('Runtime impact: BREAKS') && texts[0].includes('release/1.0..working tree'),
+      `the verdict and the range come first: ${texts.join(' | ')}`);
+    const mismatchAt = texts.findIndex((t) => /^mismatch ?\d+$/.test(t));
+    const changedAt = texts.findIndex((t) => /^changed ?\d+$/.test(t));
+    assert(mismatchAt > 0 && changedAt > mismatchAt, `rows grouped by status, mismatch first: ${texts.join(' | ')}`);
+    const row = 'kernargs · build_attention_dense ↔ expectedSignature';
+    assert(texts.some((t) => t.startsWith(row) && t.includes('copy has 8 arguments, builder has 11')),
+      `the mismatch row with its message: ${texts.join(' | ')}`);
+    await page.evaluate(() => {
+      const pane = document.querySelector('.customview-tree');
+      const panel = pane && pane.closest('.part.panel');
+      if (panel) panel.scrollIntoView();
+    });
+    const view = await page.$('.part.panel');
+    if (view) await view.screenshot({ path: path.join(args.out, 'impact-view.png') }).catch(() => {});
+    // Selecting the row opens the copy at its line.
+    started = Date.now();
+    await clickImpactRow(page, row);
+    await wb.waitForActiveTab(page, PIN);
+    const copyFrom = lineOf(pinPath, 'expectedSignature()');
+    const line = await wb.waitFor(page, 'the cursor on the copy', (from) => {
+      const s = document.querySelector('#status\\.editor\\.selection');
+      const m = s && /Ln (\d+),/.exec(s.innerText);
+      return m && Number(m[1]) > from && Number(m[1]);
+    }, [copyFrom]);
+    const clicked = (Date.now() - started) / 1000;
+    const copyText = fs.readFileSync(pinPath, 'utf8').split('\n')[line - 1];
+    assert(copyText.includes('KernelArgument{'), `the cursor is on an element of the copy: Ln ${line}: ${copyText}`);
+    // Its child is the builder side.
+    await clickImpactRow(page, row, true);
+    await clickImpactRow(page, 'builder: build_attention_dense');
+    await wb.waitForActiveTab(page, BUILDER);
+    const builderLine = await cursorLine(page);
+    const builderText = fs.readFileSync(builderPath, 'utf8').split('\n')[builderLine - 1];
+    assert(/b\.param\(|def build_attention_dense/.test(builderText), `the builder child opens the builder: Ln ${builderLine}: ${builderText}`);
+    // Open as JSON: the report with each row's locations.
+    await clickViewAction(page, 'Open as JSON');
+    await wb.waitForActiveTab(page, 'Untitled', 30000);
+    const json = await wb.waitFor(page, 'the JSON report', () => {
+      const t = [...document.querySelectorAll('.editor-group-container.active .view-line')]
+        .map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
+      return t.includes('"rollup"') && t;
+    });
+    assert(json.includes('"verdict": "BREAKS"'), `the JSON report: ${json.slice(0, 200)}`);
+    await clickViewAction(page, 'Copy as text');
+    await wb.waitFor(page, 'the status bar to say the report was copied', () =>
+      document.body.innerText.includes('impactd: report copied'));
+    const copied = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `(unreadable: ${e.message})`);
+    assert(copied.includes('Runtime impact: BREAKS') && copied.includes('expectedSignature'),
+      `the clipboard holds the text report: ${copied.slice(0, 200)}`);
+    console.log(`     QuickPick: ${pick.rows.slice(0, 6).join(' | ')} …`);
+    for (const t of texts.slice(0, 8)) console.log(`     view: ${t.slice(0, 140)}`);
+    console.log(`     clicked -> ${PIN} Ln ${line}: ${copyText.trim()}; builder -> ${BUILDER} Ln ${builderLine}: ${builderText.trim()}`);
+    console.log(`     timing: QuickPick open ${opened.toFixed(2)} s, run to rows ${ran.toFixed(2)} s, click to the copy's line ${clicked.toFixed(2)} s`);
+    await wb.openFile(page, path.join(packs, PIN));
   });
 
   await step(page, 'hover', async () => {
@@ -251,9 +388,17 @@ async function run(page) {
     console.log(`     ${title} -> ${BUILDER} Ln ${expected}: ${text.trim()}`);
   });
 
-  await step(page, 'run-impact', async () => {
-    await wb.runCommand(page, 'impactd: Run impact');
-    await wb.waitForActiveTab(page, 'Untitled', 60000);
+  await step(page, 'run-impact-again', async () => {
+    // The QuickPick remembers the last range; Enter runs it again (the quick fix is unsaved: the
+    // mismatch is gone). "Open report as text" opens the text report.
+    const pick = await openRangePick(page);
+    assert(pick.active.includes('release/1.0'), `the remembered range is the active item: ${pick.active}`);
+    await page.keyboard.press('Enter');
+    await wb.waitFor(page, 'the Impact view to show the new verdict', () =>
+      [...document.querySelectorAll('.customview-tree .monaco-list-row')]
+        .some((r) => r.innerText.includes('Runtime impact:') && !r.innerText.includes('BREAKS')), [], 60000);
+    await clickViewAction(page, 'Open report as text');
+    await wb.waitForActiveTab(page, 'Untitled', 30000);
     const report = await wb.waitFor(page, 'the report text', () => {
       const t = [...document.querySelectorAll('.editor-group-container.active .view-line')]
         .map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
@@ -262,7 +407,7 @@ async function run(page) {
     for (const want of ['kernargs', 'build_attention_dense', 'expectedSignature', 'attentionDenseKernelSignature']) {
       assert(report.includes(want), `the report names ${want}`);
     }
-    console.log(`     ${/Runtime impact: \S+/.exec(report)[0]}`);
+    console.log(`     remembered: ${pick.active}; ${/Runtime impact: \S+/.exec(report)[0]}`);
   });
 
   await step(page, 'broken-path', async () => {
@@ -333,6 +478,10 @@ async function run(page) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1600,1000'],
     defaultViewport: { width: 1600, height: 1000 },
   });
+  // "Copy as text" writes the clipboard, which the test reads back.
+  await browser.defaultBrowserContext()
+    .overridePermissions(new URL(args.url).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write'])
+    .catch((e) => console.log(`     (clipboard permissions: ${e.message})`));
   const page = await browser.newPage();
   page.setDefaultTimeout(30000);
   let failed = false;

@@ -64,6 +64,7 @@ mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$data/User" "$ex
 #    gain sliding-window arguments while the test pin is left behind.
 repo="$tmp/example-repo"
 bash "$root/tests/clients/make-fixture.sh" "$repo"
+git -C "$repo" branch release/1.0 main   # a branch the range QuickPick offers (picked by the test)
 
 # 3. A fresh user: the server's path, no welcome page, no auto-save (the quick fix must clear
 #    the diagnostic without a save).

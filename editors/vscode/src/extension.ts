@@ -1,6 +1,7 @@
 // VS Code client for impactd, the language server that says whether a change breaks the
 // hipDNN kernel ingestor at run time. The server does the work; this file starts it, passes
-// the settings on, adds the commands "impactd: Run impact", "impactd: Run emitter", "impactd:
+// the settings on, adds the commands "impactd: Run impact…" (the range from a QuickPick,
+// rangePick.ts; the report in the Impact view, reportView.ts), "impactd: Run emitter", "impactd:
 // Restart server" and "impactd: Show output", and a status bar item with the server's state
 // (statusBar.ts). The emitter runs repository code: it is passed as "auto" or "manual" only when
 // the workspace is trusted (and the setting impactd.emitter allows it); the server restarts when
@@ -18,6 +19,9 @@ import {
   TransportKind,
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
+import { ChosenRange, chooseRange, describeRange } from './rangePick';
+import { ImpactRunResult, Refs, RunRange } from './report';
+import { OPEN_LOCATION_COMMAND, openLocation, ReportView, VIEW_ID } from './reportView';
 import { ServerStatus, SHOW_OUTPUT_COMMAND, StatusBar } from './statusBar';
 
 const SECTION = 'impactd';
@@ -26,18 +30,25 @@ let client: LanguageClient | undefined;
 let outputChannel: vscode.OutputChannel;
 let statusBar: StatusBar;
 
-/** What impact.run answers: the text report and the JSON report (docs/report-json.md). */
-interface ImpactRunResult {
-  text: string;
-  report: unknown;
-}
+let extensionContext: vscode.ExtensionContext;
+let reportView: ReportView;
+let treeView: vscode.TreeView<unknown>;
+let lastResult: ImpactRunResult | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionContext = context;
   outputChannel = vscode.window.createOutputChannel('impactd');
   statusBar = new StatusBar();
+  reportView = new ReportView();
+  treeView = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: reportView, showCollapseAll: true });
   context.subscriptions.push(
     outputChannel,
     statusBar,
+    treeView,
+    vscode.commands.registerCommand(OPEN_LOCATION_COMMAND, openLocation),
+    vscode.commands.registerCommand('impactd.openReportText', openReportText),
+    vscode.commands.registerCommand('impactd.openReportJson', openReportJson),
+    vscode.commands.registerCommand('impactd.copyReportText', copyReportText),
     vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => outputChannel.show(true)),
     vscode.commands.registerCommand('impactd.run', runImpact),
     vscode.commands.registerCommand('impactd.emit', runEmitter),
@@ -243,25 +254,66 @@ async function restartServer(): Promise<void> {
   }
 }
 
-/**
- * "impactd: Run impact": impact.run with the defaults (the configured target against the
- * working tree); the text report opens in a new untitled document.
- */
-async function runImpact(): Promise<void> {
+/** A running server, started when there is none; undefined when it cannot start. */
+async function runningClient(): Promise<LanguageClient | undefined> {
   if (!client || client.state !== State.Running) {
     await stopServer();
     if (!(await startServer())) {
-      return;
+      return undefined;
     }
   }
-  const running = client!;
+  return client;
+}
+
+/** impact.refs: the target and the repository's branches and tags (none when it fails). */
+async function fetchRefs(running: LanguageClient): Promise<Refs> {
+  try {
+    const refs = (await running.sendRequest(ExecuteCommandRequest.type, { command: 'impact.refs', arguments: [] })) as Refs;
+    return { target: refs.target ?? '', headBranch: refs.headBranch ?? '', branches: refs.branches ?? [],
+      remoteBranches: refs.remoteBranches ?? [], tags: refs.tags ?? [] };
+  } catch (error) {
+    outputChannel.appendLine(`impactd: impact.refs failed: ${String(error)}`);
+    return { target: settings().target, headBranch: '', branches: [], remoteBranches: [], tags: [] };
+  }
+}
+
+/**
+ * "impactd: Run impact…": the range from the QuickPick (rangePick.ts), or from the arguments
+ * (`impactd.run` with {base, head, targetTip}: no pick, for keybindings and tasks); impact.run
+ * with a cancellable progress notification; the report in the Impact view.
+ */
+async function runImpact(args?: unknown): Promise<void> {
+  const running = await runningClient();
+  if (!running) {
+    return;
+  }
+  let chosen: ChosenRange | undefined;
+  if (args && typeof args === 'object') {
+    const range = args as RunRange;
+    const given: RunRange = {};
+    for (const key of ['base', 'head', 'targetTip'] as const) {
+      if (typeof range[key] === 'string' && range[key]) {
+        given[key] = range[key];
+      }
+    }
+    chosen = { label: describeRange(given, settings().target), range: given };
+  } else {
+    chosen = await chooseRange(extensionContext.workspaceState, await fetchRefs(running));
+  }
+  if (!chosen) {
+    return;
+  }
+  const { label, range } = chosen;
+  reportView.showRunning(label);
+  treeView.description = reportView.summary();
+  void vscode.commands.executeCommand(`${VIEW_ID}.focus`);
   let result: ImpactRunResult | null | undefined;
   let cancelled = false;
   try {
     result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: 'impactd: running impact',
+        title: `impactd: running impact (${label})`,
         cancellable: true,
       },
       async (progress, cancel) => {
@@ -278,7 +330,7 @@ async function runImpact(): Promise<void> {
         try {
           return await running.sendRequest(
             ExecuteCommandRequest.type,
-            { command: 'impact.run', arguments: [{}], workDoneToken: token },
+            { command: 'impact.run', arguments: [range], workDoneToken: token },
             cancel,
           );
         } finally {
@@ -287,25 +339,63 @@ async function runImpact(): Promise<void> {
       },
     );
   } catch (error) {
-    if (cancelled) {
-      return;
+    const message = cancelled ? 'cancelled' : error instanceof Error ? error.message : String(error);
+    reportView.showFailed(label, message);
+    treeView.description = reportView.summary();
+    if (!cancelled) {
+      void vscode.window.showErrorMessage(`impactd: impact.run failed: ${message}`);
     }
-    const message = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(`impactd: impact.run failed: ${message}`);
     return;
   }
   if (cancelled) {
-    return;
+    reportView.showFailed(label, 'cancelled');
+  } else if (!result || typeof result.text !== 'string' || !result.report) {
+    reportView.showFailed(label, 'the server returned no report');
+  } else {
+    lastResult = result;
+    reportView.showReport(label, result.report);
   }
-  if (!result || typeof result.text !== 'string') {
-    void vscode.window.showErrorMessage('impactd: impact.run returned no report.');
-    return;
+  treeView.description = reportView.summary();
+}
+
+/** The last report, or a message that there is none yet. */
+function lastReport(): ImpactRunResult | undefined {
+  if (!lastResult) {
+    void vscode.window.showInformationMessage('impactd: no report yet; run "impactd: Run impact…" first.');
   }
-  const document = await vscode.workspace.openTextDocument({
-    content: result.text,
-    language: 'plaintext',
-  });
-  await vscode.window.showTextDocument(document, { preview: false });
+  return lastResult;
+}
+
+/** "Open report as text": the text report in a new untitled document. */
+async function openReportText(): Promise<void> {
+  const result = lastReport();
+  if (result) {
+    const document = await vscode.workspace.openTextDocument({ content: result.text, language: 'plaintext' });
+    await vscode.window.showTextDocument(document, { preview: false });
+  }
+}
+
+/** "Open as JSON": the JSON report (with the rows' locations) in a new untitled document. */
+async function openReportJson(): Promise<void> {
+  const result = lastReport();
+  if (result) {
+    const content = `${JSON.stringify(result.report, null, 2)}\n`;
+    const document = await vscode.workspace.openTextDocument({ content, language: 'json' });
+    await vscode.window.showTextDocument(document, { preview: false });
+  }
+}
+
+/** "Copy as text": the text report on the clipboard. */
+async function copyReportText(): Promise<void> {
+  const result = lastReport();
+  if (result) {
+    try {
+      await vscode.env.clipboard.writeText(result.text);
+      vscode.window.setStatusBarMessage('impactd: report copied', 5000);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`impactd: cannot write the clipboard: ${String(error)}`);
+    }
+  }
 }
 
 /**
@@ -319,14 +409,12 @@ async function runEmitter(): Promise<void> {
     );
     return;
   }
-  if (!client || client.state !== State.Running) {
-    await stopServer();
-    if (!(await startServer())) {
-      return;
-    }
+  const running = await runningClient();
+  if (!running) {
+    return;
   }
   try {
-    const result = (await client!.sendRequest(ExecuteCommandRequest.type, {
+    const result = (await running.sendRequest(ExecuteCommandRequest.type, {
       command: 'impact.emit',
       arguments: [],
     })) as { summary?: string } | null;

@@ -1,6 +1,6 @@
 -- impactd for Neovim: starts the impactd language server for python, cpp, json and yaml
 -- buffers (one client per project root), keeps the server's state (impactd/status) and adds
--- :ImpactRun, :ImpactEmit and :ImpactInfo.
+-- :ImpactRun (the rows in the quickfix list), :ImpactReport, :ImpactEmit and :ImpactInfo.
 --
 --   require('impactd').setup{}   -- or setup{ cmd = '/path/to/impactd', target = 'origin/develop' }
 --   setup{ emitter = 'auto' }    -- run the emitter (repository code!) in trusted projects only
@@ -145,30 +145,17 @@ function M.current_client()
   return fallback
 end
 
-local function open_report(text)
-  vim.cmd('new')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].swapfile = false
-  local lines = vim.split((text:gsub('\r', '')), '\n', { plain = true })
-  if lines[#lines] == '' then
-    table.remove(lines)
-  end
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
-  vim.bo[buf].filetype = 'impactreport'
-end
-
 --- Runs workspace/executeCommand `command` on the current buffer's impactd client, saying
---- `doing` first; on_result(err, result) gets the answer. Says so when no server runs.
+--- `doing` first (when given); on_result(err, result) gets the answer. Says so when no server runs.
 local function execute(command, arguments, doing, on_result)
   local client = M.current_client()
   if not client then
     notify('no server is running; open a python, cpp, json or yaml file first', vim.log.levels.ERROR)
     return
   end
-  notify(doing)
+  if doing then
+    notify(doing)
+  end
   local params = { command = command, arguments = arguments }
   local bufnr = vim.api.nvim_get_current_buf()
   if vim.fn.has('nvim-0.11') == 1 then
@@ -178,17 +165,20 @@ local function execute(command, arguments, doing, on_result)
   end
 end
 
---- :ImpactRun: impact.run with the defaults (the configured target against the working tree);
---- the text report opens in a scratch buffer.
-function M.run()
-  execute('impact.run', { vim.empty_dict() }, 'running impact…', function(err, result) -- [{}]
-    if err then
-      notify('impact.run failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-    elseif type(result) ~= 'table' or type(result.text) ~= 'string' then
-      notify('impact.run returned no report', vim.log.levels.ERROR)
-    else
-      open_report(result.text)
-    end
+--- :ImpactRun [range]: impact.run for the range (impactd/run.lua: a ref, A..B, --target,
+--- --uncommitted, --merged; none: vim.ui.select offers them); the rows fill the quickfix list,
+--- which opens. M.last_run holds { range, title, report } of the last one.
+function M.run(arg)
+  require('impactd.run').run(execute, arg, function(range, result)
+    local title = require('impactd.run').show_quickfix(range, result.report)
+    M.last_run = { range = range, title = title, report = result.report }
+  end)
+end
+
+--- :ImpactReport [range]: the same run; the text report opens in a scratch buffer.
+function M.report(arg)
+  require('impactd.run').run(execute, arg, function(_, result)
+    require('impactd.run').open_text(result.text)
   end)
 end
 
@@ -239,7 +229,18 @@ function M.setup(opts)
       attach(args.buf)
     end,
   })
-  vim.api.nvim_create_user_command('ImpactRun', M.run, { desc = 'impactd: run impact' })
+  local function range_command(fn)
+    return function(args)
+      fn(args.args)
+    end
+  end
+  local complete = function(lead)
+    return require('impactd.run').complete(lead)
+  end
+  vim.api.nvim_create_user_command('ImpactRun', range_command(M.run),
+    { nargs = '?', complete = complete, desc = 'impactd: run impact, the rows in the quickfix list' })
+  vim.api.nvim_create_user_command('ImpactReport', range_command(M.report),
+    { nargs = '?', complete = complete, desc = 'impactd: run impact, the text report in a scratch buffer' })
   vim.api.nvim_create_user_command('ImpactEmit', M.emit, { desc = 'impactd: run the emitter' })
   vim.api.nvim_create_user_command('ImpactInfo', function()
     require('impactd.info').show()
