@@ -48,7 +48,7 @@ TEST(TextChecksIncremental, RandomByteEditsEqualAFullCheck) {
       checks.update(prev, text, 0, prev.size(), text.size());
     }
   }
-  EXPECT_GT(validSeen, 1000);
+  EXPECT_GT(validSeen, 300);  // the kept (incremental) path ran often
   EXPECT_GT(invalidSeen, 1000);
 }
 
