@@ -11,5 +11,12 @@ if [ "${1:-}" = "--ci" ]; then
   cmake --build "$build" --target impact_ci_bench -j "$(nproc)" >/dev/null
   exec "$build/bin/impact_ci_bench" "$@"
 fi
+# --real [--edits=N]: keystroke -> republished diagnostics on the real gfx950 tiled builder and
+# its C++ pack (../shared/real-data), debounce included (tests/bench/RealKeystrokeBench.cpp).
+if [ "${1:-}" = "--real" ]; then
+  shift
+  cmake --build "$build" --target impact_real_bench -j "$(nproc)" >/dev/null
+  exec "$build/bin/impact_real_bench" "$@"
+fi
 cmake --build "$build" --target impact_bench -j "$(nproc)" >/dev/null
 "$build/bin/impact_bench" "$@"

@@ -77,7 +77,7 @@ void Workspace::refreshHeadFile(const std::string& path) {
     // Parsed already (incrementally): extract from the tree unless cached.
     if (auto hit = cache_->find(path, ref->id)) {
       headFacts_.files[path] = hit;
-    } else if (std::string why = unreadableReason(classify(path), *ref->data); !why.empty()) {
+    } else if (std::string why = it->second.checks.reason(classify(path), *ref->data); !why.empty()) {
       headFacts_.files[path] = cache_->get(path, ref->id, [&]() -> absl::StatusOr<std::string> { return *ref->data; });
     } else {
       headFacts_.files[path] = cache_->put(path, ref->id, extractParsed(path, *it->second.tree));
@@ -107,8 +107,13 @@ void Workspace::setBuffer(const std::string& path, std::string content, const st
   Buffer& b = buffers_[path];
   if (b.ref.data && *b.ref.data == content) return;
   FileKind kind = classify(path);
+  // One range edit on a known buffer: the text checks look at the changed bytes only.
+  if (b.ref.data && edits.size() == 1)
+    b.checks.update(*b.ref.data, content, edits[0].start_byte, edits[0].old_end_byte, edits[0].new_end_byte);
+  else
+    b.checks = TextChecks::of(content);
   std::unique_ptr<SyntaxTree> tree;
-  if ((kind == FileKind::Python || kind == FileKind::Cpp) && unreadableReason(kind, content).empty()) {
+  if ((kind == FileKind::Python || kind == FileKind::Cpp) && b.checks.reason(kind, content).empty()) {
     if (b.tree && !edits.empty()) tree = b.tree->reparse(content, edits);
     else tree = SyntaxTree::parse(kind == FileKind::Python ? Lang::Python : Lang::Cpp, content);
   }

@@ -16,6 +16,7 @@
 #include "analysis/TreeFacts.h"
 #include "contracts/Kernargs.h"
 #include "extract/Extract.h"
+#include "extract/TextChecks.h"
 #include "git/Snapshot.h"
 #include "judge/Judge.h"
 #include "model/Layout.h"
@@ -87,6 +88,7 @@ class Workspace {
   struct Buffer {
     FileRef ref;
     std::unique_ptr<SyntaxTree> tree;  // Python and C++ buffers
+    TextChecks checks;                 // of ref.data, updated over each edit's bytes
   };
   std::map<std::string, Buffer> buffers_;
   JudgeMemo memo_;  // contracts none of whose input kinds changed are not judged again

@@ -7,30 +7,12 @@
 #include "extract/Descriptor.h"
 #include "extract/Manifest.h"
 #include "extract/PythonFacts.h"
+#include "extract/TextChecks.h"
 #include "parse/Syntax.h"
 
 namespace impact {
 
 namespace {
-constexpr size_t kMaxSourceBytes = 4u << 20;       // a source file larger than this is not parsed
-constexpr size_t kMaxDescriptorBytes = 64u << 20;  // the real KDP is 1.2 MB
-
-// Byte offset of the first invalid UTF-8 sequence, or npos.
-size_t invalidUtf8(std::string_view s) {
-  size_t i = 0, n = s.size();
-  while (i < n) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) { ++i; continue; }
-    size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > n) return i;
-    for (size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
-    if (len == 2 && c < 0xC2) return i;  // overlong
-    i += len;
-  }
-  return std::string_view::npos;
-}
-
 // A git blob id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.
 bool isBlobId(std::string_view id) {
   if (id.size() != 40 && id.size() != 64) return false;
@@ -47,15 +29,7 @@ bool isSourceFile(std::string_view path, std::initializer_list<const char*> exts
 }  // namespace
 
 std::string unreadableReason(FileKind kind, std::string_view content) {
-  if (content.find('\0') != std::string_view::npos) return "binary content (NUL byte)";
-  size_t limit = kind == FileKind::Descriptor ? kMaxDescriptorBytes : kMaxSourceBytes;
-  if (content.size() > limit)
-    return absl::StrCat("file too large to analyse (", content.size(), " bytes; limit ", limit, ")");
-  if (size_t bad = invalidUtf8(content); bad != std::string_view::npos) {
-    size_t line = 1 + std::count(content.begin(), content.begin() + bad, '\n');
-    return absl::StrCat("line ", line, ": invalid UTF-8 at byte ", bad);
-  }
-  return "";
+  return TextChecks::of(content).reason(kind, content);
 }
 
 FileKind classify(std::string_view path) {

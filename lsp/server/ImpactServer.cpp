@@ -71,7 +71,9 @@ void ImpactServer::didOpen(const std::string& path, std::string text, int64_t ve
     Impl& I = *impl_;
     std::string r = I.rel(path);
     if (r.empty()) return;
-    I.docs[r] = {text, version};
+    auto& doc = I.docs[r];
+    doc = {text, version};
+    doc.lines = LineIndex(doc.text);
     I.ws.setBuffer(r, std::move(text));
     I.scheduleAnalysis();
   });
@@ -85,7 +87,7 @@ void ImpactServer::didChange(const std::string& path, std::vector<ContentChange>
     auto it = I.docs.find(r);
     if (r.empty() || it == I.docs.end()) return;
     std::vector<TSInputEdit> edits;
-    if (!applyChanges(it->second.text, changes, edits)) {
+    if (!applyChanges(it->second.text, it->second.lines, changes, edits)) {
       I.log("didChange for " + r + ": a range is outside the document; change ignored");
       return;
     }

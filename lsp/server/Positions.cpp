@@ -1,13 +1,43 @@
 #include "server/Positions.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace impact::server {
 
+namespace {
+// Appends the line starts of the newlines in text[from, to).
+void addStarts(std::string_view text, size_t from, size_t to, std::vector<size_t>& out) {
+  const char* base = text.data();
+  for (size_t i = from; i < to;) {
+    const void* nl = std::memchr(base + i, '\n', to - i);
+    if (!nl) break;
+    i = static_cast<size_t>(static_cast<const char*>(nl) - base) + 1;
+    out.push_back(i);
+  }
+}
+}  // namespace
+
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
+  addStarts(text, 0, text.size(), starts_);
+}
+
+void LineIndex::replace(std::string_view after, size_t start, size_t oldEnd, size_t newEnd) {
+  // Starts in (start, oldEnd] follow a removed newline; those after oldEnd move by the delta.
+  auto first = std::upper_bound(starts_.begin(), starts_.end(), start);
+  auto last = std::upper_bound(first, starts_.end(), oldEnd);
+  std::vector<size_t> added;
+  addStarts(after, start, newEnd, added);
+  size_t keep = static_cast<size_t>(first - starts_.begin());
+  size_t tail = static_cast<size_t>(starts_.end() - last);
+  std::vector<size_t> next;
+  next.reserve(keep + added.size() + tail);
+  next.insert(next.end(), starts_.begin(), first);
+  next.insert(next.end(), added.begin(), added.end());
+  for (auto it = last; it != starts_.end(); ++it) next.push_back(*it - oldEnd + newEnd);
+  starts_ = std::move(next);
+  text_ = after;
 }
 
 namespace {
@@ -49,16 +79,24 @@ TSPoint LineIndex::point(size_t offset) const {
 }
 
 bool applyChanges(std::string& text, const std::vector<ContentChange>& changes, std::vector<TSInputEdit>& edits) {
+  LineIndex lines(text);
+  return applyChanges(text, lines, changes, edits);
+}
+
+bool applyChanges(std::string& text, LineIndex& lines, const std::vector<ContentChange>& changes,
+                  std::vector<TSInputEdit>& edits) {
   std::string out = text;
+  LineIndex idx = lines;
+  idx.rebind(out);
   std::vector<TSInputEdit> es;
   bool reusable = true;
   for (const auto& c : changes) {
     if (!c.range) {
       out = c.text;
+      idx = LineIndex(out);
       reusable = false;
       continue;
     }
-    LineIndex idx(out);
     size_t start = idx.offset(c.range->start), end = idx.offset(c.range->end);
     if (end < start) return false;
     TSInputEdit e;
@@ -67,12 +105,14 @@ bool applyChanges(std::string& text, const std::vector<ContentChange>& changes, 
     e.start_point = idx.point(start);
     e.old_end_point = idx.point(end);
     out.replace(start, end - start, c.text);
-    LineIndex after(out);
+    idx.replace(out, start, end, start + c.text.size());
     e.new_end_byte = static_cast<uint32_t>(start + c.text.size());
-    e.new_end_point = after.point(start + c.text.size());
+    e.new_end_point = idx.point(start + c.text.size());
     es.push_back(e);
   }
   text = std::move(out);
+  lines = std::move(idx);
+  lines.rebind(text);
   if (reusable) edits.insert(edits.end(), es.begin(), es.end());
   else edits.clear();
   return true;

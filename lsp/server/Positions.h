@@ -14,9 +14,18 @@
 namespace impact::server {
 
 // Line starts of a text, for converting positions.
+// An open document keeps its index and updates it with each edit (`replace`: the line starts of
+// the edited range are spliced, the later ones shifted), so a keystroke does not rescan the text.
 class LineIndex {
  public:
+  LineIndex() : LineIndex(std::string_view()) {}
   explicit LineIndex(std::string_view text);
+  // The text now is `after`: bytes [start, oldEnd) of the indexed text were replaced by
+  // after[start, newEnd).
+  void replace(std::string_view after, size_t start, size_t oldEnd, size_t newEnd);
+  // The same content at another address (the owning string moved).
+  void rebind(std::string_view text) { text_ = text; }
+  const std::vector<size_t>& starts() const { return starts_; }
   // Byte offset of an LSP position (clamped to the line's end and the text's end).
   size_t offset(Pos p) const;
   // LSP position of a (0-based line, byte column) point.
@@ -35,5 +44,8 @@ class LineIndex {
 // Applies the changes in order; returns false (text untouched) when a range is out of bounds.
 // Each range change adds its TSInputEdit; a whole-text change clears the edits (no reuse).
 bool applyChanges(std::string& text, const std::vector<ContentChange>& changes, std::vector<TSInputEdit>& edits);
+// The same, keeping `lines` (the index of `text`) in step with the text.
+bool applyChanges(std::string& text, LineIndex& lines, const std::vector<ContentChange>& changes,
+                  std::vector<TSInputEdit>& edits);
 
 }  // namespace impact::server

@@ -51,11 +51,13 @@ struct ImpactServer::Impl {
   struct Doc {
     std::string text;
     int64_t version = 0;
+    LineIndex lines;  // of text, kept in step by applyChanges
   };
   std::map<std::string, Doc> docs;  // by repository-relative path
   std::map<std::string, std::vector<Diag>> published;
   uint64_t publishedGeneration = 0;
   double analyseMs = 20;  // moving average, for the debounce
+  Clock::time_point lastEdit{};  // when the last analysis was scheduled
 
   mutable std::mutex epochMu;
   std::map<std::string, int64_t> epochs;
@@ -147,14 +149,23 @@ struct ImpactServer::Impl {
     ++epochs[path];
   }
 
-  std::chrono::milliseconds debounce() const {
-    auto ms = std::chrono::milliseconds(static_cast<int64_t>(analyseMs * 1.2));
-    return std::clamp(ms, opts.minDebounce, opts.maxDebounce);
+  // The quiet period before an analysis (issue 18): the floor, unless the edits come faster
+  // than an analysis takes (a burst of typing), when it waits one analysis' time so that the
+  // next keystroke does not find the worker busy with a state it makes stale. A slow analysis
+  // alone does not delay the next one; a newer edit pushes the pending one back either way.
+  std::chrono::milliseconds debounce(Clock::duration sinceLastEdit) const {
+    auto floor = opts.minDebounce;
+    if (std::chrono::duration<double, std::milli>(sinceLastEdit).count() >= analyseMs) return floor;
+    auto ms = std::chrono::milliseconds(static_cast<int64_t>(analyseMs));
+    return std::clamp(ms, floor, std::max(floor, opts.maxDebounce));
   }
 
   void scheduleAnalysis() {
     if (ready) status.analysing();
-    sched.postDebounced("analyse", debounce(), [this] { analyseAndPublish(); });
+    auto now = Clock::now();
+    auto since = lastEdit == Clock::time_point{} ? Clock::duration::max() : now - lastEdit;
+    lastEdit = now;
+    sched.postDebounced("analyse", debounce(since), [this] { analyseAndPublish(); });
   }
 
   // The text of a file at the head: the open buffer, else the working tree's content.
@@ -170,6 +181,28 @@ struct ImpactServer::Impl {
     auto p = std::make_shared<const std::string>(std::move(*text));
     contentById[ref->id] = p;
     return p;
+  }
+
+  // The line index of a file's head text: an open document's own (kept up to date by its
+  // edits) when the analysis read that text, else one built once per publication.
+  struct LineIndexOf {
+    std::shared_ptr<const std::string> text;
+    LineIndex index;
+  };
+  const LineIndex& lineIndex(const AnalysisState& st, const std::string& path, std::map<std::string, LineIndexOf>& memo) {
+    auto [it, fresh] = memo.try_emplace(path);
+    if (!fresh) return it->second.index;
+    LineIndexOf& e = it->second;
+    e.text = content(st, path);
+    if (!e.text) return e.index;
+    auto doc = docs.find(path);
+    if (doc != docs.end() && doc->second.text == *e.text) {
+      e.index = doc->second.lines;
+      e.index.rebind(*e.text);
+    } else {
+      e.index = LineIndex(*e.text);
+    }
+    return e.index;
   }
 
   std::shared_ptr<const AnalysisState> current() {
@@ -191,12 +224,12 @@ struct ImpactServer::Impl {
     if (emitFold.applies)
       addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);
     std::map<std::string, std::vector<Diag>> next;
+    std::map<std::string, LineIndexOf> indexes;  // one index per file for this publication
     for (auto& [path, fds] : byFile) {
       // A file that is not in the head (deleted) gets none: an editor would show them on a
       // file that does not exist. impact.run still reports its row.
       if (!st->headFind(path)) continue;
-      auto text = content(*st, path);
-      LineIndex idx(text ? std::string_view(*text) : std::string_view());
+      const LineIndex& idx = lineIndex(*st, path, indexes);
       std::vector<Diag> out;
       for (const auto& fd : fds) {
         // Without a merge base everything reads as added: only a mismatch can be judged.
@@ -209,9 +242,7 @@ struct ImpactServer::Impl {
         d.rowKey = fd.rowKey;
         d.status = fd.status;
         for (const auto& o : fd.related) {
-          auto otext = content(*st, o.path);
-          LineIndex oidx(otext ? std::string_view(*otext) : std::string_view());
-          d.related.push_back({{absPath(o.path), oidx.range(o.range)}, o.message});
+          d.related.push_back({{absPath(o.path), lineIndex(*st, o.path, indexes).range(o.range)}, o.message});
         }
         out.push_back(std::move(d));
       }
