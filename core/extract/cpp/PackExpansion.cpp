@@ -13,7 +13,7 @@ std::string expandedName(const Ctx& c, TSNode expansion) {
   return is(pattern, "identifier") ? noSpace(c.text(pattern)) : "";
 }
 
-// The parameter list of a function definition or a lambda.
+// The parameter list of a lambda (its abstract_function_declarator's).
 TSNode parametersOf(TSNode def) {
   for (TSNode d = field(def, "declarator"); !isNull(d); d = field(d, "declarator")) {
     TSNode p = field(d, "parameters");
@@ -94,7 +94,7 @@ PackUse packUse(const Ctx& c, const std::vector<TSNode>& args, int function) {
     u.what = place + " (" + from + ")";
     return u;
   }
-  if (function >= 0 && declaresPack(c, parametersOf(c.functions[function].node), name)) {
+  if (function >= 0 && declaresPack(c, field(functionDeclarator(c.functions[function].node), "parameters"), name)) {
     u.kind = PackUse::Kind::Wrapper;
     return u;
   }
