@@ -47,6 +47,9 @@ struct Comparison {
   // copy.args); and the first difference on each side (-1: none on that side).
   std::vector<std::pair<int, int>> pairs;
   int focusBuilder = -1, focusCopy = -1;
+  // The part of the lists that could not be compared, said in the row: "arguments after #6 are
+  // declared by emit_param_block (…)", "the trailing parameter pack values... (from a std::variant)".
+  std::vector<std::string> notCompared;
 };
 
 // Compares a copy with every argument list of the builder and keeps the closest (R2.1, R2.2).

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "contracts/Kernargs.h"
+#include "contracts/kernargs/OpenTails.h"
 #include "judge/Archs.h"
 #include "judge/Contracts.h"
 #include "python/ModuleGraph.h"
@@ -192,9 +193,10 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
                (now.outcome == Comparison::Outcome::AgreeWithoutConditional &&
                 (!before || before->outcome == Comparison::Outcome::Agree))) {
       r.status = Status::Changed;
-      std::string what = now.outcome == Comparison::Outcome::Agree
+      std::string what = now.outcome != Comparison::Outcome::Agree ? now.message
+                         : now.notCompared.empty()
                              ? absl::StrCat("agrees (", now.abi ? now.abi->args.size() : 0, " arguments)")
-                             : now.message;
+                             : absl::StrCat("agrees on the ", now.pairs.size(), " arguments both state");
       r.message = lead + what + (moved.empty() ? "" : "; " + absl::StrJoin(moved, " and ") + " changed in code");
     } else {
       r.status = Status::Inert;
@@ -204,6 +206,11 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     }
     if (!now.unresolved.empty() && r.status != Status::Inert)
       r.message += "; type not resolved for " + absl::StrJoin(now.unresolved, ", ");
+    if (now.abi && !now.notCompared.empty() && r.status != Status::Inert) {
+      std::string helper = kernargs_detail::helperModulePath(*now.abi, b.path);
+      int inTree = helper.empty() ? -1 : head.facts.find(helper) ? 1 : 0;
+      r.message += "; not compared: " + absl::StrJoin(kernargs_detail::notComparedParts(*now.abi, *p.copy.list, inTree), "; ");
+    }
     if (r.status != Status::Inert) {
       explained.insert(b.path);
       explained.insert(cPath);

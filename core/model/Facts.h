@@ -45,6 +45,11 @@ struct PyAbi {
   std::string origin;     // the function whose body declares it
   std::string guard;      // "" for the builder's own body; else the early-return condition
   std::vector<KernelArg> args;
+  // A helper given the builder (`emit_param_block(b, ...)`) declares the arguments after `args`:
+  // the list is known only up to that call. tailHelper: the helper as called ("" when the list is
+  // complete); tailModule: the module it is imported from, as a path relative to rocke/library
+  // ("kernels/common/_conv_implicit_gemm_common.py"; "" when it is not imported).
+  std::string tailHelper, tailModule;
   bool operator==(const PyAbi&) const = default;
 };
 
@@ -91,6 +96,9 @@ struct CppArgList {
     bool operator==(const CatalogEntry&) const = default;
   };
   std::optional<CatalogEntry> catalog;
+  // Launch: what passes the arguments after `args` when the call site does not show them, e.g.
+  // "the trailing parameter pack values... (from a std::variant)"; "" when `args` is the list.
+  std::string openTail;
   bool operator==(const CppArgList&) const = default;
 };
 

@@ -28,6 +28,7 @@ std::string indentOf(const std::string& text, uint32_t line) {
 
 std::optional<std::string> rewriteList(const std::string& text, const CppArgList& list, const PyAbi& abi) {
   if (list.form != CppArgList::Form::Static || list.args.empty()) return std::nullopt;
+  if (!abi.tailHelper.empty()) return std::nullopt;  // the builder's list is known only up to a helper
   const KernelArg& first = list.args.front();
   size_t fb = offsetOf(text, first.range.line, first.range.col);
   bool compound = text.compare(fb, 14, "KernelArgument") == 0;

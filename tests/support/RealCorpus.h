@@ -63,6 +63,32 @@ class RealCorpusFixture : public FixtureRepo {
   static constexpr const char* kDenseGeometryTest =
       "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs/"
       "TestGfx942AttentionDenseGeometry.cpp";
+  // gfx950 conv forward, the two-family AOT generation (fork rdoshi-amd/rocm-libraries): the
+  // implicit-GEMM builder declares A, B, D, A_bytes, B_bytes, D_bytes, then emit_param_block
+  // (its module is not in the corpus) declares the 39 problem arguments; the launch in
+  // ConvFwdDispatchHandler::launch passes the six, then a parameter pack from a std::variant.
+  static constexpr const char* kConvBuilder =
+      "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/conv_implicit_gemm.py";
+  static constexpr const char* kConvAbi = "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/conv_abi.py";
+  static constexpr const char* kConvArgs = "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/conv_args.py";
+  static constexpr const char* kConvAdapter =
+      "dnn-providers/hip-kernel-provider/rocke/library/builders/common/convolution_forward.py";
+  static constexpr const char* kConvPack =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvFwdNative.cpp";
+  static constexpr const char* kConvGeometry =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvFwdGeometry.hpp";
+  static constexpr const char* kConvProfile =
+      "projects/hipdnn/tools/IngestorGenerator/configs/gfx950_conv_fwd.profile.yaml";
+  static constexpr const char* kConvYaml = "projects/hipdnn/tools/IngestorGenerator/configs/gfx950_conv_fwd.yaml";
+  static constexpr const char* kConvGeometryTest =
+      "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs/"
+      "TestGfx950ConvFwdGeometry.cpp";
+  static constexpr const char* kConvMatchersTest =
+      "dnn-providers/hip-kernel-provider/src/tests/engines/kernel_ingestor_engine/packs/"
+      "TestGfx950ConvFwdMatchers.cpp";
+  static constexpr const char* kConvKdp =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE/gfx950_conv_fwd/"
+      "gfx950_conv_fwd.kdp.json";
 };
 
 }  // namespace impact::testing

@@ -2,6 +2,7 @@
 
 #include "contracts/CatalogPairing.h"
 #include "contracts/kernargs/ArgListDiff.h"
+#include "contracts/kernargs/OpenTails.h"
 
 #include <algorithm>
 #include <cctype>
@@ -125,29 +126,33 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
         c.unresolved.push_back(a.name + (a.unresolvedReason.empty() ? "" : ": " + a.unresolvedReason));
     if (ignoreNames)  // a launch argument whose kind the file does not state: said, not guessed
       for (std::string& u : unresolvedLaunchSlots(copy.args)) c.unresolved.push_back(std::move(u));
-    Diff full = diffLists(abi.args, copy.args, ignoreNames);
-    std::vector<KernelArg> bu = unconditional(abi.args), cu = unconditional(copy.args);
-    std::vector<int> bIdx = unconditionalIndex(abi.args), cIdx = unconditionalIndex(copy.args);
+    // A list known only up to a point (OpenTails.h): the part both state is compared.
+    std::vector<KernelArg> bArgs, cArgs;
+    comparedPrefix(abi, copy, bArgs, cArgs);
+    c.notCompared = notComparedParts(abi, copy, -1);
+    Diff full = diffLists(bArgs, cArgs, ignoreNames);
+    std::vector<KernelArg> bu = unconditional(bArgs), cu = unconditional(cArgs);
+    std::vector<int> bIdx = unconditionalIndex(bArgs), cIdx = unconditionalIndex(cArgs);
     if (full.parts.empty()) {
       c.outcome = Comparison::Outcome::Agree;
       c.distance = 0;
       adopt(c, full, nullptr, nullptr);
     } else {
       Diff unc = diffLists(bu, cu, ignoreNames);
-      if (bu.size() != abi.args.size() && unc.parts.empty()) {
+      if (bu.size() != bArgs.size() && unc.parts.empty()) {
         c.outcome = Comparison::Outcome::AgreeWithoutConditional;
         c.distance = 0;
         adopt(c, unc, &bIdx, &cIdx);
         std::vector<std::string> cond;
-        for (const auto& a : abi.args)
+        for (const auto& a : bArgs)
           if (a.conditional) cond.push_back(absl::StrCat(a.name, " (if ", a.condition, ")"));
         c.message = "copy leaves out the conditional argument" + std::string(cond.size() > 1 ? "s " : " ") +
                     absl::StrJoin(cond, ", ");
       } else {
         // Say what differs against whichever list (with or without the conditional
         // arguments) the copy is closer to.
-        bool uncCloser = bu.size() != abi.args.size() &&
-                         (unc.distance < full.distance || (cu.size() == bu.size() && copy.args.size() != abi.args.size()));
+        bool uncCloser = bu.size() != bArgs.size() &&
+                         (unc.distance < full.distance || (cu.size() == bu.size() && cArgs.size() != bArgs.size()));
         const Diff& closer = uncCloser ? unc : full;
         c.outcome = Comparison::Outcome::Disagree;
         c.distance = closer.distance + 1;

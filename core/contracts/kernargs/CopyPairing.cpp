@@ -221,6 +221,18 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   };
 
   const std::map<std::string, std::vector<Declared>> declared = declaredByFile(facts, layout);
+  // For every surface entry, the builders its python_source names, by the C++ file its cpp_mirror
+  // names (a launch no entry declares pairs with the single builder they name).
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> namedWithFile;
+  for (const auto& [path, f] : facts.files) {
+    if (!f->manifest) continue;
+    const Manifest& m = *f->manifest;
+    Layout l = layout;
+    if (!m.providerRoot.empty()) l.libraryRoot = m.providerRoot + "/rocke/library";
+    for (const auto& s : m.surfaces)
+      if (!s.cppPath.empty() && !s.pythonSymbol.empty())
+        namedWithFile[s.cppPath].emplace_back(path, absl::StrCat(l.libraryPath(s.pythonPath), "|", s.pythonSymbol));
+  }
 
   std::vector<KernargsPair> out;
   std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with
@@ -375,6 +387,25 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       if (hits.size() == 1) {
         b = all[hits[0]];
         p.note = absl::StrCat("paired through the file name with ", b->path, ":", b->builder->name);
+      }
+    }
+    // A launch whose file a manifest's entries name as their cpp_mirror, when those entries'
+    // python_source name exactly one b.param builder (the gfx950 conv profile names the Native
+    // for kernelFits, workspaceBytes, score and the builder build_implicit_gemm_conv for
+    // pointer_nonalias and workspace).
+    if (!b && p.copy.list->form == CppArgList::Form::Launch) {
+      std::map<std::string, std::pair<BuilderRef, std::string>> found;  // by builder key: builder, manifest
+      if (auto it = namedWithFile.find(p.copy.path); it != namedWithFile.end())
+        for (const auto& [manifest, located] : it->second) {
+          auto bar = located.find('|');
+          auto fb = findBuilder(located.substr(0, bar), located.substr(bar + 1));
+          if (fb && fb->builder->style == PyBuilder::Style::Params) found.emplace(fb->key(), std::pair{*fb, manifest});
+        }
+      if (found.size() == 1) {
+        const auto& [fb, manifest] = found.begin()->second;
+        b = fb;
+        p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
+                              ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
       }
     }
     if (!b) continue;

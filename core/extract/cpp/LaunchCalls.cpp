@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "extract/cpp/ArgumentKinds.h"
+#include "extract/cpp/PackExpansion.h"
 
 namespace impact::cpp {
 namespace {
@@ -39,11 +40,14 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
     if (c.text(method) != "launch") continue;
     auto a = items(args);
     if (a.size() < 2) continue;
-    bool forwarding = false;
-    for (TSNode x : a) forwarding = forwarding || is(x, "parameter_pack_expansion");
-    if (forwarding) continue;  // launch(stream, args...) inside a variadic wrapper
     int f = c.functionOf(call);
+    // launch(stream, args...) inside a variadic wrapper: not a copy. A pack a lambda expands
+    // (std::apply over a family's array): the arguments before it are read, the rest is said.
+    PackUse pack = packUse(c, a, f);
+    if (pack.kind == PackUse::Kind::Wrapper) continue;
+    size_t end = pack.kind == PackUse::Kind::Tail ? pack.at : a.size();
     CppArgList l;
+    l.openTail = pack.what;
     l.form = CppArgList::Form::Launch;
     l.range = rangeOf(call);
     if (f >= 0) {
@@ -56,7 +60,7 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
     }
     if (!types) types = std::make_unique<DeclaredTypes>(c);
     types->prepare(f);
-    for (size_t i = 1; i < a.size(); ++i) {  // a[0] is the stream
+    for (size_t i = 1; i < end; ++i) {  // a[0] is the stream
       KernelArg k;
       k.name = collapse(c.text(a[i]));
       k.range = rangeOf(a[i]);

@@ -75,9 +75,9 @@ struct Ctx {
 };
 
 struct Event {
-  enum Type { Param, SigMethod, Return };
+  enum Type { Param, SigMethod, Return, HelperCall };
   Type type;
-  TSNode node;   // the call (Param, SigMethod) or the return statement
+  TSNode node;   // the call (Param, SigMethod, HelperCall: `f(b, ...)`) or the return statement
   Ctx ctx;
 };
 

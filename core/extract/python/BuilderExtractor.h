@@ -3,7 +3,8 @@
 //  - BuilderLists.cpp: the run, b.param calls, argument names and IR types;
 //  - Conditions.cpp: the condition of a conditional argument, local aliases resolved;
 //  - SignatureChains.cpp: SignatureBuilder chains and `extend([...])` entries;
-//  - EarlyReturns.cpp: `return other(spec)` before the first b.param, followed in the module.
+//  - EarlyReturns.cpp: `return other(spec)` before the first b.param, followed in the module;
+//  - ParamHelpers.cpp: `emit_param_block(b, ...)`, a helper declaring the arguments from there on.
 #pragma once
 
 #include <initializer_list>
@@ -36,6 +37,9 @@ struct FnFacts {
   std::vector<KernelArg> listArgs;  // a returned literal list of {"name": .., "type": ..} dicts
   bool hasList = false;
   std::vector<ReturnTarget> returns;  // early returns (before the first b.param) of calls
+  // A helper given the builder declares the arguments after params[tailAt] (ParamHelpers.cpp).
+  std::string tailHelper, tailModule;
+  size_t tailAt = 0;
 };
 
 struct BuilderInfo {
@@ -103,6 +107,10 @@ class BuilderExtractor {
   void conditionInto(KernelArg& a, const Ctx& c, const Scope& s);
 
   void sigMethod(const Event& ev, const Scope& s, FnFacts& f);
+
+  // `emit_param_block(b, names)`: a helper whose name says it declares parameters, given the
+  // IRBuilder, declares the arguments from there on (ParamHelpers.cpp).
+  void helperCall(const Event& ev, const Scope& s, FnFacts& f);
 
   // One `{"name": .., "type": ..}` dict or `(name, type)` pair of an extend() or a returned list.
   KernelArg entryArg(TSNode el, const Scope& s, Use u, Loops loops, const char* what);

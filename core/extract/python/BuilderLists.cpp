@@ -68,7 +68,7 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
       b.style = PyBuilder::Style::SignatureBuilder;
       b.range = rangeOf(fns_[i].nameNode);
       b.bodyRange = rangeOf(fns_[i].def);
-      b.abis.push_back(PyAbi{fns_[i].name, "", facts_[i].sigArgs});
+      b.abis.push_back(PyAbi{fns_[i].name, "", facts_[i].sigArgs, "", ""});
       b.fingerprint = codeFingerprint(t_, fns_[i].def);
       out.push_back(std::move(b));
     }
@@ -173,6 +173,9 @@ void BuilderExtractor::analyse(size_t i) {
       case Event::SigMethod:
         sigMethod(ev, s, f);
         break;
+      case Event::HelperCall:
+        if (f.tailHelper.empty()) helperCall(ev, s, f);
+        break;
       case Event::Return:
         if (returnsSeen.insert(ts_node_start_byte(ev.node)).second) {
           returns.push_back(&ev);
@@ -181,6 +184,7 @@ void BuilderExtractor::analyse(size_t i) {
         break;
     }
   }
+  if (!f.tailHelper.empty()) f.params.resize(std::min(f.params.size(), f.tailAt));  // later ones: positions unknown
   for (const Event* ev : returns) {
     if (ts_node_start_byte(ev->node) >= firstParam) continue;
     auto vals = namedChildren(ev->node);

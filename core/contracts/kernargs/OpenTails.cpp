@@ -1,0 +1,47 @@
+#include "contracts/kernargs/OpenTails.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace impact::kernargs_detail {
+
+bool builderOpen(const PyAbi& abi) { return !abi.tailHelper.empty(); }
+bool copyOpen(const CppArgList& copy) { return !copy.openTail.empty(); }
+
+void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c) {
+  b = abi.args;
+  c = copy.args;
+  bool bo = builderOpen(abi), co = copyOpen(copy);
+  // Both open: the helper's block and the pack are the same trailing block (the conv family's
+  // problem arguments), so the arguments before them correspond one to one, count included.
+  if (bo && co) return;
+  if (bo && c.size() >= b.size()) {
+    c.resize(b.size());
+  } else if (co && b.size() >= c.size()) {
+    b.resize(c.size());
+  }
+}
+
+std::vector<std::string> notComparedParts(const PyAbi& abi, const CppArgList& copy, int moduleInTree) {
+  std::vector<std::string> out;
+  if (builderOpen(abi)) {
+    std::string where = abi.tailModule.empty() ? "in this module, not followed" : abi.tailModule;
+    if (!abi.tailModule.empty() && moduleInTree == 0) where += ", not in the tree";
+    if (!abi.tailModule.empty() && moduleInTree == 1) where += ", whose list is not read across modules";
+    out.push_back(absl::StrCat("arguments after #", abi.args.size(), " are declared by ", abi.tailHelper, " (",
+                               where, ")"));
+  }
+  if (copyOpen(copy)) out.push_back(copy.openTail);
+  return out;
+}
+
+std::string helperModulePath(const PyAbi& abi, const std::string& builderPath) {
+  if (abi.tailModule.empty() || abi.tailModule.front() == '.') return "";
+  const std::string root = "rocke/library/";
+  size_t at = builderPath.rfind(root);
+  if (at == std::string::npos) return "";
+  return builderPath.substr(0, at + root.size()) + abi.tailModule;
+}
+
+}  // namespace impact::kernargs_detail

@@ -1,0 +1,33 @@
+#pragma once
+// Lists known only up to a point (SPEC R2.1): a builder whose arguments after #N are declared
+// by a helper (`emit_param_block(b, ...)`), a launch whose trailing arguments are a parameter
+// pack (`values...`). Only the part both sides state is compared; the rest is said, never guessed.
+
+#include <string>
+#include <vector>
+
+#include "model/Facts.h"
+
+namespace impact::kernargs_detail {
+
+bool builderOpen(const PyAbi& abi);
+bool copyOpen(const CppArgList& copy);
+
+// The lists cut to what both state: an open list's known arguments are a prefix of the whole,
+// so a closed side is cut to that length when it is at least as long (a closed side shorter than
+// the open side's known prefix is not cut: its count is a difference). Both open (a builder's
+// helper block against a launch's trailing pack): nothing is cut, the two tails stand for the
+// same trailing block, so the arguments before them must agree in count, kind and size.
+void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c);
+
+// What could not be compared, for the row: "arguments after #6 are declared by emit_param_block
+// (kernels/common/_conv_implicit_gemm_common.py, not in the tree)", "the trailing parameter pack
+// values... (from a std::variant)". moduleInTree: 1 the helper's module is in the tree, 0 not,
+// -1 not known (the comparison alone; the judge knows).
+std::vector<std::string> notComparedParts(const PyAbi& abi, const CppArgList& copy, int moduleInTree);
+
+// The path of the helper's module in the tree, from the builder's path (both under one
+// `rocke/library/`); "" when the builder names none or its path has no library root.
+std::string helperModulePath(const PyAbi& abi, const std::string& builderPath);
+
+}  // namespace impact::kernargs_detail
