@@ -31,6 +31,9 @@ struct KernelArg {
   bool conditional = false;
   std::string condition;  // the condition it depends on, aliases resolved (e.g. "spec.use_sinks")
   SourceRange range;      // the b.param call, the KernelArgument element, the add(...) call
+  // A name-keyed copy (CppArgList::Form::NameKeyed): the copy checks that every launch carries
+  // this name (its required-set check). typeText then holds the ROCKE_ARG_* kind it checks.
+  bool required = false;
   bool operator==(const KernelArg&) const = default;
 };
 
@@ -55,7 +58,10 @@ struct PyBuilder {
 };
 
 struct CppArgList {
-  enum class Form { Static, Lambda, Launch };
+  // NameKeyed: a check of a recipe's launch plan by argument name (core/extract/cpp/
+  // NameKeyedChecks.cpp): the names it accepts, each with the kind and size it checks, and which
+  // are required; its order states nothing (compared in contracts/kernargs/NameKeyedComparison).
+  enum class Form { Static, Lambda, Launch, NameKeyed };
   Form form = Form::Static;
   std::string symbol;     // enclosing function as written ("attentionDenseKernelSignature",
                           // "Pack::signature"); "" at namespace scope
@@ -85,6 +91,9 @@ struct CppArgList {
     bool operator==(const CatalogEntry&) const = default;
   };
   std::optional<CatalogEntry> catalog;
+  // NameKeyed: the message the check fails with for a name it does not accept, by where such a
+  // name lands ("pointer", "scalar"): "unknown SDPA scalar argument".
+  std::map<std::string, std::string> rejects;
   bool operator==(const CppArgList&) const = default;
 };
 
