@@ -50,6 +50,31 @@ TEST(RealCorpusRecipe, UntouchedTreeHasNoKernargsRowAndNoMismatch) {
   EXPECT_EQ(r.out.find("mismatch"), std::string::npos) << r.out;
 }
 
+// Comment-only edits of the builder and of both checks: every side is read and compared, and
+// the real files agree (no mismatch, pre-existing or not): each kernargs row is inert.
+TEST(RealCorpusRecipe, TheRealChecksAgreeWithTheRealBuilder) {
+  IMPACT_REQUIRE_RECIPE_CORPUS();
+  R repo;
+  repo.replace(R::kBuilder, kScaleThenVarlen, "    # the softmax scale\n" + kScaleThenVarlen);
+  repo.replace(R::kNative, "        size_t size = rocke_launch_plan_kernarg_size(plan);\n",
+               "        // offsets and order come from the plan\n        size_t size = rocke_launch_plan_kernarg_size(plan);\n");
+  repo.replace(R::kStandalone, "        size_t size = rocke_launch_plan_kernarg_size(spec.plan.get());\n",
+               "        // offsets and order come from the plan\n"
+               "        size_t size = rocke_launch_plan_kernarg_size(spec.plan.get());\n");
+  repo.commit("comments");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+  EXPECT_EQ(r.out.find("mismatch"), std::string::npos) << r.out;
+  auto rows = kernargsLines(r.out);
+  ASSERT_EQ(rows.size(), 2u) << r.out;
+  for (const auto& row : rows) {
+    EXPECT_TRUE(row.starts_with("inert")) << row;
+    EXPECT_TRUE(has(row, "build_attention_dense")) << row;
+  }
+  EXPECT_TRUE(rowOf(rows, "RockeSdpaNative.cpp") && rowOf(rows, "test_native_sdpa.cpp")) << r.out;
+}
+
 TEST(RealCorpusRecipe, ANewScalarBatchBreaksBothCopies) {
   IMPACT_REQUIRE_RECIPE_CORPUS();
   R repo;

@@ -10,8 +10,9 @@ void pairNameKeyed(const std::vector<BuilderRef>& all, KernargsPair& p) {
   for (const auto& a : p.copy.list->args) accepted.insert(a.name);
   if (accepted.empty()) return;
   const std::string arch = archFromPath(p.copy.path);
-  // (common, -left out, public b.param builder, same arch): larger is better.
-  std::tuple<size_t, long, bool, bool> best{0, 0, false, false};
+  // (common, public b.param builder, -left out, same arch): larger is better. A public builder
+  // before the private body it returns early to (`_build_attention_dense_persistent`).
+  std::tuple<size_t, bool, long, bool> best{0, false, 0, false};
   for (const auto& b : all) {
     std::set<std::string> declared;
     for (const auto& abi : b.builder->abis)
@@ -24,7 +25,7 @@ void pairNameKeyed(const std::vector<BuilderRef>& all, KernargsPair& p) {
     }
     if (common < 2 || 2 * common < accepted.size()) continue;
     bool params = b.builder->style == PyBuilder::Style::Params && !b.builder->name.starts_with("_");
-    std::tuple<size_t, long, bool, bool> score{common, -leftOut, params, !arch.empty() && archFromPath(b.path) == arch};
+    std::tuple<size_t, bool, long, bool> score{common, params, -leftOut, !arch.empty() && archFromPath(b.path) == arch};
     if (!p.builder || score > best) {
       best = score;
       p.builder = b;
