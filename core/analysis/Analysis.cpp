@@ -166,7 +166,9 @@ emit::FoldContext foldContextFor(const Snapshot& base, const Snapshot& head, con
   emit::FoldContext ctx;
   ctx.changedPaths = changedPaths(base, head);
   for (const auto& p : headPairs) {
-    if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch) continue;  // launch calls state no kind/size
+    // Launch calls state no kind/size; a name-keyed check states no order.
+    if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch || p.copy.list->form == CppArgList::Form::NameKeyed)
+      continue;
     auto& args = ctx.copyArgs["kernargs|" + p.copy.key];
     for (const auto& a : p.copy.list->args)
       args.push_back({a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});

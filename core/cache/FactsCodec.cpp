@@ -137,12 +137,13 @@ class Reader {
 // model/Facts.h
 IMPACT_CODEC(SourceRange, line, col, endLine, endCol)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
-             typeClass)
+             typeClass, required)
 IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)
 IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, block, geometry)
-IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail)
+IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail,
+             rejects)
 IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, kmdFields, guard, testPath, line,
              pythonProse, proseFiles, proseSymbols)
 IMPACT_CODEC(KmdField, name, type, defaultValue)

@@ -37,6 +37,9 @@ struct KernelArg {
   // (unsigned: uint32_t), "i1" (bool); a pointer: its element's class. "" when not stated
   // (never compared). Compared by sameTypeClass, core/contracts/kernargs/ArgListDiff.cpp.
   std::string typeClass;
+  // A name-keyed copy (CppArgList::Form::NameKeyed): the copy checks that every launch carries
+  // this name (its required-set check). typeText then holds the ROCKE_ARG_* kind it checks.
+  bool required = false;
   bool operator==(const KernelArg&) const = default;
 };
 
@@ -66,7 +69,10 @@ struct PyBuilder {
 };
 
 struct CppArgList {
-  enum class Form { Static, Lambda, Launch };
+  // NameKeyed: a check of a recipe's launch plan by argument name (core/extract/cpp/
+  // NameKeyedChecks.cpp): the names it accepts, each with the kind and size it checks, and which
+  // are required; its order states nothing (compared in contracts/kernargs/NameKeyedComparison).
+  enum class Form { Static, Lambda, Launch, NameKeyed };
   Form form = Form::Static;
   std::string symbol;     // enclosing function as written ("attentionDenseKernelSignature",
                           // "Pack::signature"); "" at namespace scope
@@ -99,6 +105,9 @@ struct CppArgList {
   // Launch: what passes the arguments after `args` when the call site does not show them, e.g.
   // "the trailing parameter pack values... (from a std::variant)"; "" when `args` is the list.
   std::string openTail;
+  // NameKeyed: the message the check fails with for a name it does not accept, by where such a
+  // name lands ("pointer", "scalar"): "unknown SDPA scalar argument".
+  std::map<std::string, std::string> rejects;
   bool operator==(const CppArgList&) const = default;
 };
 

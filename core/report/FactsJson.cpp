@@ -12,6 +12,7 @@ nlohmann::json arg(const KernelArg& a) {
   if (!a.typeClass.empty()) j["class"] = a.typeClass;
   if (!a.resolved) j["unresolved"] = a.unresolvedReason;
   if (a.conditional) j["condition"] = a.condition;
+  if (a.required) j["required"] = true;
   return j;
 }
 nlohmann::json args(const std::vector<KernelArg>& v) {
@@ -20,7 +21,13 @@ nlohmann::json args(const std::vector<KernelArg>& v) {
   return out;
 }
 const char* form(CppArgList::Form f) {
-  return f == CppArgList::Form::Static ? "static" : f == CppArgList::Form::Lambda ? "lambda" : "launch";
+  switch (f) {
+    case CppArgList::Form::Static: return "static";
+    case CppArgList::Form::Lambda: return "lambda";
+    case CppArgList::Form::Launch: return "launch";
+    case CppArgList::Form::NameKeyed: return "name_keyed";
+  }
+  return "";
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "server/Navigation.h"
 
 #include "absl/strings/str_cat.h"
+#include "contracts/kernargs/NameKeyedComparison.h"
 
 namespace impact::server {
 
@@ -57,6 +58,11 @@ void collectCopies(const AnalysisState& st, const std::string& bpath, const PyBu
       diffs.push_back("named " + c.name);
     if (c.size && want.size && (c.kind != want.kind || c.size != want.size))
       diffs.push_back(absl::StrCat(c.kind, "/", c.size));
+    // A name-keyed check states its scalar type (ROCKE_ARG_F32): compared at equal size too.
+    if (list.form == CppArgList::Form::NameKeyed && diffs.empty()) {
+      std::string bc = kernargs_detail::scalarClass(want, false), kc = kernargs_detail::scalarClass(c, true);
+      if (!bc.empty() && !kc.empty() && bc != kc) diffs.push_back(absl::StrCat(c.typeText, " (", c.kind, "/", c.size, ")"));
+    }
     site.status = diffs.empty() ? "agrees" : "differs: " + diffs[0] + (diffs.size() > 1 ? ", " + diffs[1] : "");
     out.copies.push_back(std::move(site));
   }

@@ -3,6 +3,7 @@
 #include "contracts/CatalogPairing.h"
 #include "contracts/kernargs/ArgListDiff.h"
 #include "contracts/kernargs/OpenTails.h"
+#include "contracts/kernargs/NameKeyedComparison.h"
 
 #include <algorithm>
 #include <cctype>
@@ -112,6 +113,7 @@ std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& co
 }  // namespace
 
 Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
+  if (copy.form == CppArgList::Form::NameKeyed) return compareNameKeyed(builder, copy);  // order-free
   Comparison best;
   best.distance = 1 << 30;
   // A launch call states expressions, not names: its kinds and sizes (where the file states

@@ -3,6 +3,7 @@
 #include "contracts/CatalogPairing.h"
 #include "contracts/DeclaredSurfaces.h"
 #include "contracts/kernargs/ArgListDiff.h"
+#include "contracts/kernargs/NameKeyedPairing.h"
 
 #include <algorithm>
 #include <cctype>
@@ -140,6 +141,7 @@ std::string formName(CppArgList::Form f) {
     case CppArgList::Form::Static: return "static";
     case CppArgList::Form::Lambda: return "lambda";
     case CppArgList::Form::Launch: return "launch";
+    case CppArgList::Form::NameKeyed: return "name_keyed";
   }
   return "";
 }
@@ -246,6 +248,13 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
       p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
       const bool named = list.named && list.form != CppArgList::Form::Launch;
+
+      // A name-keyed check of a recipe's launch plan: by the names it accepts, order-free.
+      if (list.form == CppArgList::Form::NameKeyed) {
+        pairNameKeyed(all, p);
+        if (p.builder) out.push_back(std::move(p));
+        continue;
+      }
 
       // A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
       if (list.catalog && !list.builderHint) {

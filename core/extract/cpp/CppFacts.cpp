@@ -8,6 +8,7 @@
 #include "extract/cpp/Context.h"
 #include "extract/cpp/LambdaIdiom.h"
 #include "extract/cpp/LaunchCalls.h"
+#include "extract/cpp/NameKeyedChecks.h"
 #include "extract/cpp/StaticLists.h"
 #include "extract/cpp/SymbolsAndKmdReads.h"
 
@@ -29,6 +30,7 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     cpp::extractStatic(c, lists);
     cpp::extractLambdas(c, lists);
     cpp::extractLaunches(c, lists);
+    cpp::extractNameKeyed(c, lists);
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
     for (auto& l : lists) out.lists.push_back(std::move(l));
