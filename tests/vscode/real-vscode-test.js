@@ -397,8 +397,17 @@ async function run(page) {
     await wb.waitFor(page, 'the Impact view to show the new verdict', () =>
       [...document.querySelectorAll('.customview-tree .monaco-list-row')]
         .some((r) => r.innerText.includes('Runtime impact:') && !r.innerText.includes('BREAKS')), [], 60000);
-    await clickViewAction(page, 'Open report as text');
-    await wb.waitForActiveTab(page, 'Untitled', 30000);
+    // The title bar is drawn again when the view's description changes: click until it opens.
+    for (let attempt = 1; ; attempt++) {
+      await wb.sleep(500);
+      await clickViewAction(page, 'Open report as text');
+      try {
+        await wb.waitForActiveTab(page, 'Untitled', 10000);
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+      }
+    }
     const report = await wb.waitFor(page, 'the report text', () => {
       const t = [...document.querySelectorAll('.editor-group-container.active .view-line')]
         .map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
