@@ -123,6 +123,11 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
               "changed | kernel-code | " + kDenseLib + " | -", "changed | kernel-code | " + kTiledLib + " | -",
               "changed | copy-file | - | " + kPacks + "Gfx942AttentionDenseNative.cpp",
               "changed | copy-file | - | " + kPacks + "Gfx950AttentionTiledNative.cpp",
+              "changed | copy-file | - | " + kPacks + "Gfx950ConvFwdNative.cpp",
+              // The conv launch (a parameter pack from a std::variant after six explicit slots)
+              // pairs with the one builder the conv profile's entries name for that file.
+              "changed | kernargs | rocke/library/kernels/common/conv_implicit_gemm.py build_implicit_gemm_conv | " +
+                  kPacks + "Gfx950ConvFwdNative.cpp ConvFwdDispatchHandler::launch launch(...)",
               "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
               "changed | kernargs | " + kTiledLib + " build_unified_attention_2d_tiled | " + kTiledLaunchCall,
               "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",
@@ -178,7 +183,14 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
               "changed | launch-surface:fallback_selection | " + kConvAdapter + " gfx950_conv_fwd_spec_for_request | " +
                   kPacks + "Gfx950ConvFwdNative.cpp score",
               "changed | manifest | - | " + cfg + "gfx950_conv_fwd.profile.yaml");
-  EXPECT_EQ(r.out.find("not compared"), std::string::npos) << r.out;
+  // What is not compared says why: only the conv launch, whose builder declares its trailing 39
+  // arguments through a helper of a module the tree lacks, and whose launch passes them as a pack.
+  for (const auto& row : rowsWith(r.out, {"not compared"}))
+    EXPECT_TRUE(row.find("not compared: arguments after #6 are declared by emit_param_block "
+                         "(kernels/common/_conv_implicit_gemm_common.py, not in the tree); the trailing "
+                         "parameter pack values... (from a std::variant)") != std::string::npos)
+        << row;
+  EXPECT_EQ(rowsWith(r.out, {"not compared"}).size(), 1u) << r.out;
   // The Python copy agrees with the builder today.
   EXPECT_EQ(rowsWith(r.out, {"changed", "attention_dense_signature", "agrees (5 arguments)"}).size(), 1u) << r.out;
 }

@@ -41,6 +41,10 @@ TEST(LspNameKeyed, AScalarTheWhitelistRejectsIsADiagnosticOnTheBuilderAndOnBothC
   for (const auto& d : (*got)["diagnostics"]) {
     if (d.value("severity", 0) != 1 || d.value("code", "") != "kernargs") continue;
     std::string msg = d["message"];
+    // The module's own ordered restatement (attention_dense_signature) has its own diagnostics.
+    // (published on the restatement in this file: "copy has 10 arguments, builder has 11 …").
+    if (msg.find("attention_dense_signature") != std::string::npos || msg.find("copy has ") != std::string::npos)
+      continue;
     EXPECT_EQ(int(d["range"]["start"]["line"]), l) << msg;  // on the new b.param
     EXPECT_NE(msg.find("builder argument batch (i32 by_value/4) at #5 is not accepted by the name-keyed check"),
               std::string::npos)

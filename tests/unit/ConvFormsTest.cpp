@@ -255,7 +255,8 @@ std::vector<KernelArg> six() { return {ptr("A"), ptr("B"), ptr("D"), i32("A_byte
 const std::string kPack = "the trailing parameter pack values... (from a std::variant)";
 
 TEST(ConvFormsCompare, TheKnownPrefixesAgreeAndTheRestIsSaid) {
-  Comparison c = compareCopy(openBuilder(six()), launch(six(), kPack));
+  const PyBuilder builder = openBuilder(six());  // c.abi points into it
+  Comparison c = compareCopy(builder, launch(six(), kPack));
   EXPECT_EQ(c.outcome, Comparison::Outcome::Agree) << c.message;
   EXPECT_EQ(kernargs_detail::notComparedParts(*c.abi, launch(six(), kPack), 0),
             (std::vector<std::string>{"arguments after #6 are declared by emit_param_block "

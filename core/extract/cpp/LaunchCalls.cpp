@@ -30,6 +30,21 @@ std::string qualifiedName(const Ctx& c, TSNode def) {
   return name;
 }
 
+// `handle.getStream()`, `stream`, `hipStreamDefault`: an expression that names a stream.
+bool streamExpression(const Ctx& c, TSNode n) {
+  if (is(n, "call_expression")) {
+    TSNode fn = field(n, "function");
+    if (is(fn, "field_expression")) fn = field(fn, "field");
+    std::string_view name = c.text(fn);
+    return name == "getStream" || name == "stream";
+  }
+  if (is(n, "identifier")) {
+    std::string_view name = c.text(n);
+    return name == "stream" || name == "hipStream";
+  }
+  return false;
+}
+
 }  // namespace
 
 void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
@@ -40,6 +55,10 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
     if (c.text(method) != "launch") continue;
     auto a = items(args);
     if (a.size() < 2) continue;
+    // A recipe's launch(extra, handle.getStream()): the stream comes last and the arguments
+    // travel packed in one buffer (a name-keyed check of the launch plan restates them), so the
+    // call states no argument list.
+    if (streamExpression(c, a.back()) && !streamExpression(c, a.front())) continue;
     int f = c.functionOf(call);
     // launch(stream, args...) inside a variadic wrapper: not a copy. A pack a lambda expands
     // (std::apply over a family's array): the arguments before it are read, the rest is said.

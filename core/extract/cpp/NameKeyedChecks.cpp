@@ -77,6 +77,15 @@ class Reader {
     return false;
   }
 
+  bool mentionsIdentifier(TSNode n, const std::string& name) const {
+    bool hit = false;
+    walk(n, [&](TSNode x) {
+      hit = hit || (is(x, "identifier") && c_.text(x) == name);
+      return !hit;
+    });
+    return hit;
+  }
+
   bool mentions(TSNode n) const {
     bool found = false;
     walk(n, [&](TSNode k) {
@@ -94,6 +103,9 @@ class Reader {
   void branch(TSNode cond, TSNode body, Branch& b) {
     if (!isNull(cond)) atoms(cond, b);
     if (isNull(body)) return;
+    // `auto uid = map.find(arg->name);`: the check on `uid` is the one an unknown name fails.
+    std::string found;
+    bool foundMessage = false;
     walk(body, [&](TSNode n) {
       if (!is(n, "call_expression")) return true;
       TSNode fn = field(n, "function");
@@ -102,6 +114,18 @@ class Reader {
       if (is(fn, "field_expression") && (callee == "find" || callee == "count" || callee == "contains") &&
           a.size() == 1 && isNameExpr(a[0])) {
         mapKeys(std::string(c_.text(field(fn, "argument"))), b);
+        TSNode init = parentOf(n);
+        if (is(init, "init_declarator")) found = std::string(c_.text(innermostIdentifier(field(init, "declarator"))));
+        return false;
+      }
+      if (!a.empty() && is(strip(a[0]), "binary_expression") &&
+          isBoolean(c_.text(field(strip(a[0]), "operator"))) && !found.empty() && !foundMessage &&
+          mentionsIdentifier(a[0], found)) {
+        checkers_.insert(callee);
+        if (a.size() >= 2 && isLiteral(strip(a[1]))) {
+          b.message = Evaluator::literalContent(c_, strip(a[1]));
+          foundMessage = true;
+        }
         return false;
       }
       if (!a.empty() && is(strip(a[0]), "binary_expression") &&
