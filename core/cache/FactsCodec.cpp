@@ -145,7 +145,7 @@ IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, b
 IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail,
              rejects)
 IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, kmdFields, guard, testPath, line,
-             pythonProse, proseFiles, proseSymbols)
+             pythonProse, proseFiles, proseSymbols, cppMoreSymbols)
 IMPACT_CODEC(KmdField, name, type, defaultValue)
 IMPACT_CODEC(Manifest, arch, slug, providerRoot, source, builder, kmdFields, surfaces)
 IMPACT_CODEC(DescriptorLaunch, source, builder, arch, ukdName, spec)

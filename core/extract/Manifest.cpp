@@ -85,6 +85,50 @@ void splitLocator(std::string_view locator, std::string& path, std::string& symb
   }
 }
 
+namespace {
+
+bool symbolChar(char ch) { return absl::ascii_isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == ':'; }
+
+}  // namespace
+
+std::vector<std::string> moreLocatorSymbols(std::string_view locator) {
+  std::vector<std::string> out;
+  std::string_view s = locator;
+  auto skipSpace = [&] {
+    while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  };
+  skipSpace();
+  auto ws = s.find_first_of(" \t\n");
+  if (ws == std::string_view::npos || s.substr(0, ws).find(':') == std::string_view::npos) return out;
+  bool separated = s.substr(0, ws).ends_with(",");  // "path:f, g"
+  s.remove_prefix(ws);
+  for (;;) {
+    skipSpace();
+    if (separated) separated = false;
+    else if (s.starts_with(",")) s.remove_prefix(1);
+    else if (s.starts_with("and") && s.size() > 3 && absl::ascii_isspace(static_cast<unsigned char>(s[3])))
+      s.remove_prefix(3);
+    else if (s.starts_with("&&")) s.remove_prefix(2);
+    else break;
+    skipSpace();
+    size_t n = 0;
+    while (n < s.size() && symbolChar(s[n])) ++n;
+    // A name, not prose: it starts with a letter or '_' and is followed by a separator or the end.
+    if (n == 0 || absl::ascii_isdigit(static_cast<unsigned char>(s[0])) || s[0] == ':') break;
+    std::string_view name = s.substr(0, n);
+    std::string_view rest = s.substr(n);
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+    if (!rest.empty() && rest.front() == '(') break;  // a call in prose: "and prepare() trusts"
+    out.emplace_back(name);
+    s = s.substr(n);
+    if (s.starts_with(",")) {  // "g, h"
+      s.remove_prefix(1);
+      separated = true;
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<Manifest> parseManifest(std::string_view content) {
   YAML::Node root;
   try {
@@ -130,6 +174,7 @@ absl::StatusOr<Manifest> parseManifest(std::string_view content) {
           splitLocator(pythonSource, s.pythonPath, s.pythonSymbol);
         }
         splitLocator(scalar(e, "cpp_mirror"), s.cppPath, s.cppSymbol);
+        if (!s.cppSymbol.empty()) s.cppMoreSymbols = moreLocatorSymbols(scalar(e, "cpp_mirror"));
         s.kmdFields = scalarList(e["kmd_fields"]);
         s.guard = noneToEmpty(scalar(e, "guard"));
         s.testPath = noneToEmpty(scalar(e, "test"));

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "model/Facts.h"
@@ -14,6 +15,11 @@ absl::StatusOr<Manifest> parseManifest(std::string_view content);
 
 // Splits a locator "path.py:symbol  trailing prose" into path and symbol ("" when path-only).
 void splitLocator(std::string_view locator, std::string& path, std::string& symbol);
+
+// The further symbols a locator names after its first one, joined by "and" or a comma
+// ("…Native.cpp:gfx950AttentionDenseGraphMatches\n and kernelMatches" → {"kernelMatches"});
+// other trailing prose names none.
+std::vector<std::string> moreLocatorSymbols(std::string_view locator);
 
 // Fingerprint of the YAML's values: comment, whitespace and layout edits keep it.
 uint64_t yamlValueFingerprint(std::string_view content);

@@ -263,12 +263,31 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
           continue;
         }
         if (!e.cppSymbol.empty() && hcf) {
-          hcdefs = cppMatches(hcf, e.cppSymbol);
-          bcdefs = cppMatches(bcf, be ? be->cppSymbol : e.cppSymbol);
-          if (hcdefs.empty()) {
-            bool before = baseWasThere && bcf && bcf->ok && bcdefs.empty();
+          // Every symbol the mirror names ("graphMatches and kernelMatches") is the mirror.
+          std::string missing;
+          bool missingBefore = true;
+          auto symbolsOf = [](const SurfaceEntry& x) {
+            std::vector<std::string> v{x.cppSymbol};
+            v.insert(v.end(), x.cppMoreSymbols.begin(), x.cppMoreSymbols.end());
+            return v;
+          };
+          for (const std::string& sym : symbolsOf(e)) {
+            auto h = cppMatches(hcf, sym);
+            if (h.empty()) {
+              missing = sym;
+              missingBefore = baseWasThere && bcf && bcf->ok && cppMatches(bcf, sym).empty();
+              break;
+            }
+            hcdefs.insert(hcdefs.end(), h.begin(), h.end());
+          }
+          for (const std::string& sym : symbolsOf(be ? *be : e)) {
+            auto b = cppMatches(bcf, sym);
+            bcdefs.insert(bcdefs.end(), b.begin(), b.end());
+          }
+          if (!missing.empty()) {
             if (relevant)
-              emit(Status::Mismatch, absl::StrCat("cpp_mirror symbol ", e.cppSymbol, " is not defined in ", cpp), before);
+              emit(Status::Mismatch, absl::StrCat("cpp_mirror symbol ", missing, " is not defined in ", cpp),
+                   missingBefore);
             continue;
           }
           r.mirror.line = hcdefs[0]->nameLine + 1;
@@ -333,6 +352,7 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
         continue;
       }
       std::string cppDesc = locator(cpp, e.cppSymbol);
+      for (const std::string& more : e.cppMoreSymbols) absl::StrAppend(&cppDesc, " and ", more);
       std::string msg;
       if (!pyMoved.empty() && cppMoved)
         msg = absl::StrCat("both sides changed: python side: ", absl::StrJoin(pyMoved, "; "), "; C++ mirror ", cppDesc,

@@ -126,6 +126,8 @@ struct SurfaceEntry {
   // Python files and code names it mentions, resolved by the judge (extract/ProseLocator.h).
   bool pythonProse = false;
   std::vector<std::string> proseFiles, proseSymbols;
+  // Further mirror symbols the cpp_mirror names after the first ("… and kernelMatches").
+  std::vector<std::string> cppMoreSymbols;
   bool operator==(const SurfaceEntry&) const = default;
 };
 

@@ -125,3 +125,46 @@ TEST(RealData, ParsesTheRealProfileAndKdp) {
 
 }  // namespace
 }  // namespace impact
+
+namespace impact {
+namespace {
+
+// The real gfx950 dense profile (ROCm/rocm-libraries e712c086) names two mirror symbols in one
+// folded cpp_mirror, and another entry's cpp_mirror ends in prose.
+TEST(Manifest, CppMirrorNamingTwoSymbolsKeepsBoth) {
+  auto m = parseManifest(R"(launch_surface:
+  - name: applicability
+    python_source: >-
+      kernels/gfx950/attention_dense.py:supports_attention_dense (~457-467) -- a thin
+      arch gate that RECONSTRUCTS the spec and reports its ValueError.
+    cpp_mirror: >-
+      dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950AttentionDenseNative.cpp:gfx950AttentionDenseGraphMatches
+      and kernelMatches
+    test: none
+  - name: spec_resolution
+    python_source: dispatch/attention/gfx950.py:dense_spec_for_request
+    cpp_mirror: >-
+      dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950AttentionDenseNative.cpp:prepare
+      -- prepare() trusts persistent/num_persistent/ragged exactly as the KMD states
+      them, and prepareAgain and more
+    test: none
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->surfaces.size(), 2u);
+  EXPECT_EQ(m->surfaces[0].cppSymbol, "gfx950AttentionDenseGraphMatches");
+  EXPECT_EQ(m->surfaces[0].cppMoreSymbols, std::vector<std::string>{"kernelMatches"});
+  EXPECT_EQ(m->surfaces[1].cppSymbol, "prepare");
+  EXPECT_TRUE(m->surfaces[1].cppMoreSymbols.empty());
+}
+
+TEST(Manifest, MoreLocatorSymbolsReadsCommasAndStopsAtProse) {
+  EXPECT_EQ(moreLocatorSymbols("a/B.cpp:f, g and h"), (std::vector<std::string>{"g", "h"}));
+  EXPECT_EQ(moreLocatorSymbols("a/B.cpp:f and Handler::launch"), (std::vector<std::string>{"Handler::launch"}));
+  EXPECT_TRUE(moreLocatorSymbols("a/B.cpp:f and prepare() trusts it").empty());
+  EXPECT_TRUE(moreLocatorSymbols("a/B.cpp:f -- and g").empty());
+  EXPECT_TRUE(moreLocatorSymbols("a/B.cpp and g").empty());  // no symbol first: prose
+  EXPECT_TRUE(moreLocatorSymbols("a/B.cpp:f").empty());
+}
+
+}  // namespace
+}  // namespace impact

@@ -1,5 +1,7 @@
 #include "extract/cpp/StaticLists.h"
 
+#include "extract/cpp/NamedElements.h"
+
 #include <cctype>
 
 namespace impact::cpp {
@@ -80,6 +82,10 @@ void extractStatic(const Ctx& c, std::vector<CppArgList>& out) {
     if (elems.empty()) return true;
     bool anyKa = false;
     for (TSNode e : elems) {
+      if (!isNull(namedElementBraces(c, e))) {  // `buffer`, a local KernelArgument{...}
+        anyKa = true;
+        continue;
+      }
       if (!isElement(c, e)) return true;
       anyKa = anyKa || c.isKaElement(e);
     }
@@ -98,7 +104,9 @@ void extractStatic(const Ctx& c, std::vector<CppArgList>& out) {
       l.fingerprint = codeFingerprint(c.tree, n);
     }
     for (TSNode e : elems) {
-      KernelArg a = argFrom(ev, partsOf(c, elementBraces(c, e)), site, rangeOf(e));
+      TSNode named = namedElementBraces(c, e);
+      TSNode braces = isNull(named) ? elementBraces(c, e) : named;
+      KernelArg a = argFrom(ev, partsOf(c, braces), site, rangeOf(e));
       l.named = l.named || !a.name.empty();
       l.args.push_back(std::move(a));
     }
