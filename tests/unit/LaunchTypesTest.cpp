@@ -462,3 +462,46 @@ TEST(LaunchTypes, RealConvNativesExplicitSlotsResolveAndAWideningCastIsAMismatch
 
 }  // namespace
 }  // namespace impact
+
+namespace impact {
+namespace {
+
+// The gfx950 dense Native's form at ROCm/rocm-libraries 161aa58b: the receiver is itself a call
+// that takes the stream (`preparedDense.kernelForStream(handle.getStream()).launch(handle.getStream(), …)`);
+// the stream is the launch's first argument only, and is not a kernel argument.
+TEST(LaunchTypes, AReceiverThatIsACallTakingTheStreamLeavesTheArgumentsAlone) {
+  constexpr const char* kDensePath =
+      "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950AttentionDenseNative.cpp";
+  const char* text = R"CPP(
+namespace {
+struct Binding { int64_t q, k, v, o; float scale; };
+class Gfx950AttentionDenseDispatchHandler : public IKernelDispatchHandler<Handle> {
+public:
+    void launch(const Handle& handle, const PreparedDispatch& prepared, const TensorMap& tensors) const override
+    {
+        const auto& preparedDense = static_cast<const PreparedDense&>(prepared);
+        const Binding& binding = preparedDense.binding();
+        const auto q = find(binding.q);
+        const auto k = find(binding.k);
+        const auto v = find(binding.v);
+        const auto o = find(binding.o);
+        preparedDense.kernelForStream(handle.getStream())
+            .launch(handle.getStream(), q.ptr, k.ptr, v.ptr, o.ptr, binding.scale);
+    }
+};
+}
+)CPP";
+  FileFacts f = extractFile(kDensePath, text);
+  ASSERT_TRUE(f.ok) << f.error;
+  const CppArgList* l = onlyLaunch(f);
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->symbol, "Gfx950AttentionDenseDispatchHandler::launch");
+  ASSERT_EQ(l->args.size(), 5u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(l->args[i].kind, "global_buffer") << i;
+  EXPECT_EQ(l->args[4].kind, "by_value");
+  EXPECT_EQ(l->args[4].size, 4u);
+  EXPECT_EQ(l->args[4].typeClass, "f32");
+}
+
+}  // namespace
+}  // namespace impact
