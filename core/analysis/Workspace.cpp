@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "contracts/PairingReuse.h"
+#include "judge/Archs.h"
 #include "judge/Judge.h"
+#include "python/ModuleGraph.h"
 
 namespace impact {
 
@@ -26,6 +28,7 @@ Workspace::Workspace(Layout layout, std::shared_ptr<ExtractCache> cache)
 void Workspace::setLayout(Layout layout) {
   layout_ = std::move(layout);
   baseDerived_.reset();
+  headDerived_.reset();
   headFacts_ = TreeFacts{};
   memo_.valid = false;
   pairsValid_ = false;
@@ -127,6 +130,29 @@ void Workspace::closeBuffer(const std::string& path) {
   if (buffers_.erase(path)) refreshHeadFile(path);
 }
 
+namespace {
+
+// Paths none of which the module graph or the arch index read (C++ sources, unanalysed files).
+bool onlyCppOrOther(const std::vector<std::string>& paths) {
+  for (const auto& p : paths) {
+    if (p == "*") return false;
+    FileKind k = classify(p);
+    if (k != FileKind::Cpp && k != FileKind::Other) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<Derived> graphOnly(const TreeFacts& facts, const Layout& layout) {
+  auto d = std::make_shared<Derived>();
+  d->facts = std::make_shared<const TreeFacts>(facts);
+  d->layout = layout;
+  d->graph = std::make_unique<ModuleGraph>(*d->facts, d->layout);
+  d->archs = std::make_unique<ArchIndex>(*d->facts, d->layout, *d->graph);
+  return d;
+}
+
+}  // namespace
+
 std::shared_ptr<const AnalysisState> Workspace::analyse() {
   changedPaths_.clear();
   if (!dirty_ && last_) return last_;
@@ -155,7 +181,12 @@ std::shared_ptr<const AnalysisState> Workspace::analyse() {
     const AnalysisState* s = st.get();
     Revision baseRev{*baseDerived_->facts, [base](const std::string& p) { return base->find(p); }, nullptr,
                      baseDerived_.get()};
-    Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs, nullptr};
+    if (!headDerived_ || !onlyCppOrOther(pendingPaths_)) {
+      headDerived_ = graphOnly(st->headFacts, layout_);
+      ++headGraphBuilds_;
+    }
+    Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs,
+                     headDerived_.get()};
     st->rows = judge(baseRev, headRev, layout_, nullptr, &memo_);
     memo_.valid = true;
     memo_.changedKinds.clear();

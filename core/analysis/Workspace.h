@@ -74,6 +74,8 @@ class Workspace {
   int contractsJudged() const { return memo_.judged; }
   // How many times every copy was paired afresh (not reused): for the same tests.
   int pairings() const { return pairings_; }
+  // How many times the head's module graph and arch index were built: for the same tests.
+  int headGraphBuilds() const { return headGraphBuilds_; }
 
  private:
   void refreshHeadFile(const std::string& path);
@@ -83,6 +85,10 @@ class Workspace {
   std::shared_ptr<ExtractCache> cache_;
   std::shared_ptr<const Snapshot> base_, disk_;
   std::shared_ptr<const Derived> baseDerived_;  // computed once per merge base
+  // The head's module graph and arch index (no pairs: those are kept below), rebuilt only when
+  // a file they read (Python, descriptor, manifest) changed: a C++ keystroke reuses them and
+  // the graph's memoised reach closures.
+  std::shared_ptr<Derived> headDerived_;
   TreeFacts headFacts_;
   std::map<std::string, FileRef> diskChanges_;  // empty id: deleted on disk
   struct Buffer {
@@ -97,6 +103,7 @@ class Workspace {
   std::vector<KernargsPair> pairs_;
   bool pairsValid_ = false;
   int pairings_ = 0;
+  int headGraphBuilds_ = 0;
   bool dirty_ = true;
   uint64_t generation_ = 0;
   std::shared_ptr<const AnalysisState> last_;

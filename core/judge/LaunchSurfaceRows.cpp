@@ -309,11 +309,11 @@ ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
       } else {
         std::set<SymbolRef> reachH, reachB;
         for (const PyDef* d : hdefs) {
-          auto s = hg.reach(py, d->name);
+          const auto& s = hg.reach(py, d->name);
           reachH.insert(s.begin(), s.end());
         }
         for (const PyDef* d : bdefs) {
-          auto s = bg.reach(py, d->name);
+          const auto& s = bg.reach(py, d->name);
           reachB.insert(s.begin(), s.end());
         }
         std::set<SymbolRef> all = reachH;

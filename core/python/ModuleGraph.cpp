@@ -341,8 +341,10 @@ std::vector<Reader> ModuleGraph::readers(const std::string& path, const std::str
   return {out.begin(), out.end()};
 }
 
-std::set<SymbolRef> ModuleGraph::reach(const std::string& path, const std::string& symbol) const {
-  std::set<SymbolRef> seen;
+const std::set<SymbolRef>& ModuleGraph::reach(const std::string& path, const std::string& symbol) const {
+  auto key = std::make_pair(path, symbol);
+  if (auto it = reachMemo_.find(key); it != reachMemo_.end()) return it->second;
+  std::set<SymbolRef>& seen = reachMemo_[key];
   std::deque<SymbolRef> todo{{path, symbol}};
   while (!todo.empty() && seen.size() < 20000) {
     SymbolRef cur = todo.front();

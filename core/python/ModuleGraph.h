@@ -91,7 +91,9 @@ class ModuleGraph {
   // The definitions a def reaches by name, transitively, across modules (through module aliases
   // `import a.b as m`, `from a import b as m`); the def itself included. A class reaches its
   // members; a member reaches its class's bases' members it names through self/cls.
-  std::set<SymbolRef> reach(const std::string& path, const std::string& symbol) const;
+  // Memoised per (path, symbol): the graph's facts never change after construction (a base
+  // graph lives as long as its merge base, so each keystroke reuses its closures).
+  const std::set<SymbolRef>& reach(const std::string& path, const std::string& symbol) const;
   // Modules a module imports, transitively (itself and the packages each import executes included).
   std::set<std::string> importClosure(const std::string& path) const;
   // The modules reached from every launch of every descriptor (multi-launch sources included)
@@ -115,6 +117,7 @@ class ModuleGraph {
   std::set<std::string> packages_;             // every dotted package prefix (namespace ones too)
   std::set<std::string> topLevel_;             // first components of repository modules
   mutable std::map<std::pair<std::string, std::string>, Resolution> memo_;
+  mutable std::map<std::pair<std::string, std::string>, std::set<SymbolRef>> reachMemo_;
   mutable std::set<std::pair<std::string, std::string>> busy_;
   mutable std::optional<std::set<std::string>> shipped_;
   mutable bool anyRoot_ = false;

@@ -110,6 +110,32 @@ TEST(Workspace, AnEditThatLeavesNamesAloneKeepsThePairing) {
   EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
 }
 
+// A C++ keystroke keeps the head's module graph (and its memoised reach closures); a Python
+// edit builds it again, and the rows are a full judgement's either way.
+TEST(Workspace, ACppEditKeepsTheHeadsModuleGraphAndAPythonEditRebuildsIt) {
+  Live live;
+  live.ws.analyse();
+  EXPECT_EQ(live.ws.headGraphBuilds(), 1);
+  std::string pin = live.repo.read(MonorepoFixture::kAttentionPin);
+  live.ws.setBuffer(MonorepoFixture::kAttentionPin, pin + "\n// touched\n");
+  auto st = live.ws.analyse();
+  EXPECT_EQ(live.ws.headGraphBuilds(), 1);
+  EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+  // The grid function now reaches a new helper: the launch-surface row must see it.
+  std::string py = live.repo.read(MonorepoFixture::kAttention);
+  size_t at = py.find("def attention_dense_grid(");
+  ASSERT_NE(at, std::string::npos);
+  py.insert(at, "def _blocks(n):\n    return n // 128\n\n\n");
+  live.ws.setBuffer(MonorepoFixture::kAttention, py);
+  st = live.ws.analyse();
+  EXPECT_EQ(live.ws.headGraphBuilds(), 2);
+  EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+  live.ws.setBuffer(MonorepoFixture::kAttentionPin, pin + "\n// touched again\n");
+  st = live.ws.analyse();
+  EXPECT_EQ(live.ws.headGraphBuilds(), 2);
+  EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+}
+
 size_t pinMismatches(const AnalysisState& st) {
   size_t n = 0;
   for (const auto& r : st.rows) n += r.status == Status::Mismatch && r.mirror.path == MonorepoFixture::kAttentionPin;
