@@ -412,7 +412,12 @@ PyVal StaticEval::expr(TSNode e, Env& env, int depth) {
   if (ty == "subscript") return subscript(e, env, depth);
   if (ty == "call") return call(e, env, depth);
   if (ty == "list_comprehension" || ty == "generator_expression") fail("a comprehension");
-  fail(absl::StrCat("a ", std::string(ty), " expression (", clip(text(e), 60), ")"));
+  if (ty == "attribute") {
+    if (TSNode o = field(e, "object"); is(o, "identifier")) (void)name(o, env);  // says why when it can
+    fail("reads the attribute " + clip(text(e), 60));
+  }
+  const bool vowel = !ty.empty() && std::string_view("aeiou").find(ty[0]) != std::string_view::npos;
+  fail(absl::StrCat(vowel ? "an " : "a ", std::string(ty), " expression (", clip(text(e), 60), ")"));
 }
 
 bool StaticEval::truthyValue(const PyVal& v) { return truthy(v); }

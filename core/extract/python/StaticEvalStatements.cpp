@@ -162,7 +162,8 @@ StaticEval::Flow StaticEval::statement(TSNode s, Env& env, PyVal& ret, int depth
     }
     return Flow::Next;
   }
-  if (ty != "expression_statement") fail(absl::StrCat("a ", std::string(ty)));
+  if (ty != "expression_statement")
+    fail(absl::StrCat(std::string_view("aeiou").find(ty[0]) != std::string_view::npos ? "an " : "a ", std::string(ty)));
   std::vector<TSNode> ps = statements(s);
   if (ps.size() != 1) fail("an expression statement it cannot read");
   TSNode e = ps[0];
