@@ -149,6 +149,7 @@ IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, k
 IMPACT_CODEC(KmdField, name, type, defaultValue)
 IMPACT_CODEC(Manifest, arch, slug, providerRoot, source, builder, kmdFields, surfaces)
 IMPACT_CODEC(DescriptorLaunch, source, builder, arch, ukdName, spec)
+IMPACT_CODEC(PyNameList, function, range, evaluated, reason, names, kinds, sites)
 IMPACT_CODEC(DescriptorFacts, type, id, name, arch, launches, ukdArchs, ukdCount, notInspected, genericTargets)
 // model/CppSymbols.h
 IMPACT_CODEC(CppStringConstant, name, qualified, value, line, col)
@@ -171,9 +172,10 @@ IMPACT_CODEC(PyModuleFacts, defs, imports, moduleRefs)
 // FileFacts: every field but the path (an entry serves every path of its kind).
 template <typename Ar>
 void factsFields(Ar& ar, FileFacts& f) {
-  auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols] = f;
+  auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols, nameLists,
+         nameArrays] = f;
   (void)path;
-  ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols);
+  ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols, nameLists, nameArrays);
 }
 
 void encodeFactsInto(const FileFacts& f, std::string& out) {

@@ -39,6 +39,8 @@ ContractRows judgeSymbols(const JudgeContext& cx);
 ContractRows judgeRemovedSymbols(const JudgeContext& cx);
 // R2.8, R2.9: generated and SDK headers; CMake, requirements and CI test-category files.
 ContractRows judgeBuildFiles(const JudgeContext& cx);
+// kernargs rows of names arrays against the Python names lists they restate (NameListRows.cpp).
+ContractRows judgeNameLists(const JudgeContext& cx);
 // DOMAIN.md §6: the grid/block of real AOT catalog entries vs their module's *_grid/*_block.
 ContractRows judgeCatalogGeometry(const JudgeContext& cx);
 

@@ -72,7 +72,10 @@ struct CppArgList {
   // NameKeyed: a check of a recipe's launch plan by argument name (core/extract/cpp/
   // NameKeyedChecks.cpp): the names it accepts, each with the kind and size it checks, and which
   // are required; its order states nothing (compared in contracts/kernargs/NameKeyedComparison).
-  enum class Form { Static, Lambda, Launch, NameKeyed };
+  // Names: an array of string literals naming arguments in order (no kind, no size), kept in
+  // FileFacts::nameArrays, not in `lists` (compared with a Python names list:
+  // contracts/kernargs/NameLists).
+  enum class Form { Static, Lambda, Launch, NameKeyed, Names };
   Form form = Form::Static;
   std::string symbol;     // enclosing function as written ("attentionDenseKernelSignature",
                           // "Pack::signature"); "" at namespace scope
@@ -170,6 +173,22 @@ struct DescriptorFacts {
   bool operator==(const DescriptorFacts&) const = default;
 };
 
+// A module-level Python function with no required parameter whose body builds and returns a
+// list of `(name, kind)` tuples or of names, evaluated statically with its default arguments
+// (core/extract/python/NameLists.cpp): the ordered names an ABI module states as data
+// (`conv_abi.py:conv_arg_names`). When the body uses anything the evaluator does not read,
+// `evaluated` is false and `reason` says what ("not evaluable: ..."), never a guess.
+struct PyNameList {
+  std::string function;
+  SourceRange range;                 // the def's name
+  bool evaluated = false;
+  std::string reason;                // why it is not evaluated
+  std::vector<std::string> names;
+  std::vector<std::string> kinds;    // the tuples' second strings; empty for a list of strings
+  std::vector<SourceRange> sites;    // where each name is written (a literal or an f-string)
+  bool operator==(const PyNameList&) const = default;
+};
+
 enum class FileKind { Python, Cpp, Manifest, Descriptor, Other };
 
 struct FileFacts {
@@ -185,6 +204,10 @@ struct FileFacts {
   std::optional<DescriptorFacts> descriptor;
   PyModuleFacts module;      // Python files
   CppSymbolFacts symbols;    // C++ files
+  std::vector<PyNameList> nameLists;    // Python files: evaluated names lists
+  // C++ files: arrays of string literals (`constexpr std::array<std::string_view, 39> NAMES{...}`,
+  // `const char* NAMES[]`), CppArgList::Form::Names: names only, in order (extract/cpp/NamesArrays).
+  std::vector<CppArgList> nameArrays;
   bool operator==(const FileFacts&) const = default;
 };
 

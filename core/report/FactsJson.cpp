@@ -26,6 +26,7 @@ const char* form(CppArgList::Form f) {
     case CppArgList::Form::Lambda: return "lambda";
     case CppArgList::Form::Launch: return "launch";
     case CppArgList::Form::NameKeyed: return "name_keyed";
+    case CppArgList::Form::Names: return "names";
   }
   return "";
 }
@@ -45,13 +46,23 @@ std::string renderFactsJson(const FileFacts& f) {
   }
   if (!builders.empty()) j["builders"] = builders;
   nlohmann::json lists = nlohmann::json::array();
-  for (const auto& l : f.lists)
-    lists.push_back({{"form", form(l.form)},
-                     {"symbol", l.symbol},
-                     {"variable", l.variable},
-                     {"line", l.range.line + 1},
-                     {"args", args(l.args)}});
+  for (const auto* group : {&f.lists, &f.nameArrays})
+    for (const auto& l : *group)
+      lists.push_back({{"form", form(l.form)},
+                       {"symbol", l.symbol},
+                       {"variable", l.variable},
+                       {"line", l.range.line + 1},
+                       {"args", args(l.args)}});
   if (!lists.empty()) j["lists"] = lists;
+  nlohmann::json nameLists = nlohmann::json::array();
+  for (const auto& l : f.nameLists) {
+    nlohmann::json e = {{"function", l.function}, {"line", l.range.line + 1}, {"evaluated", l.evaluated}};
+    if (l.evaluated) e["names"] = l.names;
+    if (l.evaluated && !l.kinds.empty()) e["kinds"] = l.kinds;
+    if (!l.evaluated) e["reason"] = l.reason;
+    nameLists.push_back(std::move(e));
+  }
+  if (!nameLists.empty()) j["name_lists"] = nameLists;
   if (f.manifest) {
     nlohmann::json surfaces = nlohmann::json::array();
     for (const auto& e : f.manifest->surfaces)

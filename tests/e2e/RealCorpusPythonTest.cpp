@@ -128,6 +128,13 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
               // pairs with the one builder the conv profile's entries name for that file.
               "changed | kernargs | rocke/library/kernels/common/conv_implicit_gemm.py build_implicit_gemm_conv | " +
                   kPacks + "Gfx950ConvFwdNative.cpp ConvFwdDispatchHandler::launch launch(...)",
+              // The conv ABI's ordered names (conv_abi.py, evaluated) against the Geometry
+              // header's names arrays: the implicit-GEMM one through the profile's
+              // kernargs_and_execution entry, the direct one by names (both agree).
+              "changed | kernargs | " + kConvLib + "conv_abi.py conv_arg_names | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp IMPLICIT_GEMM_KERNARG_NAMES",
+              "changed | kernargs | " + kConvLib + "conv_abi.py conv_direct_arg_names | " + kPacks +
+                  "Gfx950ConvFwdGeometry.hpp DIRECT_KERNARG_NAMES",
               "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLaunchCall,
               "changed | kernargs | " + kTiledLib + " build_unified_attention_2d_tiled | " + kTiledLaunchCall,
               "changed | kernargs | " + kDenseLib + " build_attention_dense | " + kDenseLib + " attention_dense_signature",

@@ -142,6 +142,7 @@ std::string formName(CppArgList::Form f) {
     case CppArgList::Form::Lambda: return "lambda";
     case CppArgList::Form::Launch: return "launch";
     case CppArgList::Form::NameKeyed: return "name_keyed";
+    case CppArgList::Form::Names: return "names";
   }
   return "";
 }

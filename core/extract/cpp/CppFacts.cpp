@@ -9,6 +9,7 @@
 #include "extract/cpp/LambdaIdiom.h"
 #include "extract/cpp/LaunchCalls.h"
 #include "extract/cpp/NameKeyedChecks.h"
+#include "extract/cpp/NamesArrays.h"
 #include "extract/cpp/StaticLists.h"
 #include "extract/cpp/SymbolsAndKmdReads.h"
 
@@ -34,6 +35,7 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
     for (auto& l : lists) out.lists.push_back(std::move(l));
+    cpp::extractNamesArrays(c, out.nameArrays);
     cpp::extractSymbols(c, out.symbols);
   } catch (const std::exception& e) {
     if (out.ok) {

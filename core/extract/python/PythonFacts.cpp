@@ -5,6 +5,7 @@
 
 #include "extract/python/BuilderExtractor.h"
 #include "extract/python/ModuleSymbols.h"
+#include "extract/python/NameLists.h"
 #include "extract/python/Nodes.h"
 
 namespace impact {
@@ -24,6 +25,10 @@ void extractPython(const SyntaxTree& tree, FileFacts& out) {
   }
   try {
     pyextract::extractModuleSymbols(tree, out.module);
+  } catch (...) {
+  }
+  try {
+    pyextract::evaluateNameLists(tree, out.nameLists);
   } catch (...) {
   }
 }
