@@ -12,6 +12,7 @@
 
 #include "contracts/Kernargs.h"
 #include "contracts/kernargs/Guards.h"
+#include "contracts/kernargs/OpenTails.h"
 #include "extract/Extract.h"
 #include "support/FixtureRepo.h"
 #include "support/Gfx950DenseNewest.h"
@@ -249,7 +250,22 @@ TEST(BuilderHooks, RealImplicitGemmBuilderHasTheExtraParamsHook) {
   FileFacts f = extractFile("dnn-providers/hip-kernel-provider/rocke/library/kernels/common/conv_implicit_gemm.py", conv);
   const PyBuilder* b = builder(f, "_build_implicit_gemm_conv_impl");
   ASSERT_NE(b, nullptr);
-  EXPECT_EQ(b->hooks, std::vector<std::string>{"extra_params"});
+  ASSERT_EQ(b->hooks.size(), 1u);
+  EXPECT_EQ(b->hooks[0].name, "extra_params");
+  EXPECT_EQ(b->hooks[0].function, "_build_implicit_gemm_conv_impl");
+  EXPECT_EQ(b->hooks[0].after, "D");
+  EXPECT_EQ(b->hooks[0].given, PyHook::Given::ByCaller);
+  // The shipped entry point returns `_build_implicit_gemm_conv_impl(spec, arch=arch)`: no hook.
+  const PyBuilder* entry = builder(f, "build_implicit_gemm_conv");
+  ASSERT_NE(entry, nullptr);
+  ASSERT_EQ(entry->hooks.size(), 1u);
+  EXPECT_EQ(entry->hooks[0].given, PyHook::Given::NotPassed);
+  EXPECT_EQ(entry->hooks[0].entry, "build_implicit_gemm_conv");
+  ASSERT_FALSE(entry->abis.empty());
+  EXPECT_EQ(kernargs_detail::hookNotes(*entry, entry->abis[0]),
+            std::vector<std::string>{"_build_implicit_gemm_conv_impl has a hook extra_params, called with the "
+                                     "IRBuilder after D, that can insert arguments there; build_implicit_gemm_conv "
+                                     "calls it without one, so the list is its b.param calls"});
   ASSERT_FALSE(b->abis.empty());
   std::vector<std::string> names;
   for (const auto& a : b->abis[0].args) names.push_back(a.name);
@@ -276,11 +292,43 @@ def _build_gemm_impl(spec, *, extra_params: Optional[Callable[[IRBuilder], objec
     finish(b)
     b.ret()
     return b.kernel
+
+
+def build_gemm_hooked(spec):
+    return _build_gemm_impl(spec, extra_params=lambda b: b.param("extra", I32))
+
+
+def build_gemm_none(spec):
+    return _build_gemm_impl(spec, extra_params=None)
+
+
+def build_gemm(spec):
+    return _build_gemm_impl(spec)
 )PY");
   const PyBuilder* b = builder(f, "_build_gemm_impl");
   ASSERT_NE(b, nullptr);
   // print is no parameter; finish is called after the last b.param
-  EXPECT_EQ(b->hooks, std::vector<std::string>{"extra_params"});
+  ASSERT_EQ(b->hooks.size(), 1u);
+  EXPECT_EQ(b->hooks[0].name, "extra_params");
+  EXPECT_EQ(b->hooks[0].after, "D");
+  // Entry points: one passes a hook (by keyword), one passes None, one passes nothing.
+  for (auto [entry, given] : {std::pair{"build_gemm_hooked", PyHook::Given::Passed},
+                              std::pair{"build_gemm_none", PyHook::Given::NotPassed},
+                              std::pair{"build_gemm", PyHook::Given::NotPassed}}) {
+    const PyBuilder* e = builder(f, entry);
+    ASSERT_NE(e, nullptr) << entry;
+    ASSERT_EQ(e->hooks.size(), 1u) << entry;
+    EXPECT_EQ(e->hooks[0].given, given) << entry;
+    EXPECT_EQ(e->hooks[0].entry, entry);
+  }
+  EXPECT_EQ(kernargs_detail::hookNotes(*builder(f, "build_gemm_hooked"), b->abis[0]),
+            std::vector<std::string>{"_build_gemm_impl has a hook extra_params, called with the IRBuilder after D, "
+                                     "that can insert arguments there; build_gemm_hooked passes one: arguments it "
+                                     "inserts after D are not compared"});
+  EXPECT_EQ(kernargs_detail::hookNotes(*b, b->abis[0]),
+            std::vector<std::string>{"builder has a hook extra_params, called with the IRBuilder after D, that can "
+                                     "insert arguments there (compared: its b.param calls, what a caller passing no "
+                                     "hook declares)"});
   std::vector<std::string> names;
   for (const auto& a : b->abis[0].args) names.push_back(a.name);
   EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "D", "A_bytes"}));

@@ -41,7 +41,7 @@ struct FnFacts {
   // A helper given the builder declares the arguments after params[tailAt] (ParamHelpers.cpp).
   std::string tailHelper, tailModule;
   size_t tailAt = 0;
-  std::vector<std::string> hooks;     // parameters called with the IRBuilder (Hooks.cpp)
+  std::vector<PyHook> hooks;          // parameters called with the IRBuilder (Hooks.cpp)
 };
 
 struct BuilderInfo {
@@ -50,7 +50,7 @@ struct BuilderInfo {
   std::vector<PyAbi> abis;
   std::vector<std::string> unresolved;
   uint64_t fingerprint = 0;
-  std::vector<std::string> hooks;
+  std::vector<PyHook> hooks;
 };
 
 class BuilderExtractor {
@@ -139,6 +139,8 @@ class BuilderExtractor {
 
   // Parameters of a b.param builder called with its IRBuilder: hooks that can insert arguments.
   void hooksOf(size_t i);
+  // Does the call (an early return to fns_[fn]) give an argument for its parameter `param`?
+  bool passesParameter(TSNode call, size_t fn, const std::string& param);
 
   // The function a return's callee names in this module, or -1.
   long lookup(const Fn& from, TSNode callee);

@@ -41,7 +41,7 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
   std::vector<std::string> unresolved;
   std::vector<uint64_t> targetFps;  // folded into the fingerprint, in order, if this is a builder
   if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params, f.tailHelper, f.tailModule, {}});
-  std::vector<std::string> hooks = f.hooks;
+  std::vector<PyHook> hooks = f.hooks;
   bool anyTarget = false;
   std::vector<const ReturnTarget*> taken;  // early returns to a builder (here or elsewhere)
   for (const ReturnTarget& r : f.returns) {
@@ -61,8 +61,15 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
       for (const std::string& u : tb.unresolved)
         if (std::find(unresolved.begin(), unresolved.end(), u) == unresolved.end()) unresolved.push_back(u);
       targetFps.push_back(tb.fingerprint);
-      for (const std::string& h : tb.hooks)
-        if (std::find(hooks.begin(), hooks.end(), h) == hooks.end()) hooks.push_back(h);
+      for (PyHook h : tb.hooks) {
+        if (h.given == PyHook::Given::ByCaller) {  // the target's own parameter: this call decides
+          auto vals = namedChildren(r.ret);
+          bool passed = !vals.empty() && passesParameter(vals[0], size_t(j), h.name);
+          h.given = passed ? PyHook::Given::Passed : PyHook::Given::NotPassed;
+          h.entry = fn.name;
+        }
+        if (std::find(hooks.begin(), hooks.end(), h) == hooks.end()) hooks.push_back(std::move(h));
+      }
       continue;
     }
     // Not a function of this module: a builder elsewhere, unless it is a builtin or a method

@@ -39,9 +39,49 @@ void BuilderExtractor::hooksOf(size_t i) {
       passesBuilder = passesBuilder || resolver_.expr(a, s, u, Loops{}, 0).k == VK::IRBuilder;
     for (auto& [k, v] : args.kw)
       passesBuilder = passesBuilder || resolver_.expr(v, s, u, Loops{}, 0).k == VK::IRBuilder;
-    if (passesBuilder && std::find(f.hooks.begin(), f.hooks.end(), name) == f.hooks.end()) f.hooks.push_back(name);
+    bool seen = std::any_of(f.hooks.begin(), f.hooks.end(), [&](const PyHook& h) { return h.name == name; });
+    if (passesBuilder && !seen) {
+      PyHook h;
+      h.name = name;
+      h.function = fn.name;
+      std::pair<uint32_t, uint32_t> before{0, 0};  // the last b.param before the call
+      for (const KernelArg& a : f.params)
+        if (std::pair{a.range.line, a.range.col} < std::pair{at.row, at.column} &&
+            std::pair{a.range.line, a.range.col} >= before) {
+          before = {a.range.line, a.range.col};
+          h.after = a.name;
+        }
+      f.hooks.push_back(std::move(h));
+    }
     return true;
   });
+}
+
+bool BuilderExtractor::passesParameter(TSNode call, size_t fn, const std::string& param) {
+  Args args = argsOf(call);
+  for (const auto& [k, v] : args.kw)
+    if (k == param) return !is(v, "none");  // `extra_params=None` gives none
+  // `**kwargs` or `*args` in the call: it may.
+  for (TSNode a : namedChildren(field(call, "arguments")))
+    if (is(a, "dictionary_splat") || is(a, "list_splat")) return true;
+  size_t pos = 0;
+  // `self._impl(...)` / `cls._impl(...)`: the method's first parameter is the receiver.
+  bool skipReceiver = !fns_[fn].cls.empty() && is(field(call, "function"), "attribute");
+  for (TSNode p : namedChildren(field(fns_[fn].def, "parameters"))) {
+    if (is(p, "keyword_separator") || is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) break;
+    if (is(p, "positional_separator") || is(p, "comment")) continue;
+    std::string name;
+    if (is(p, "identifier")) name = text(p);
+    else if (is(p, "typed_parameter") && ts_node_named_child_count(p) > 0) name = text(ts_node_named_child(p, 0));
+    else name = text(field(p, "name"));
+    if (skipReceiver) {
+      skipReceiver = false;
+      continue;
+    }
+    if (name == param) return pos < args.pos.size() && !is(args.pos[pos], "none");
+    ++pos;
+  }
+  return false;
 }
 
 }  // namespace impact::pyextract
