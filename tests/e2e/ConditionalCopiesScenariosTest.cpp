@@ -110,5 +110,33 @@ TEST(ConditionalCopiesScenarios, GuardsWithOrParenthesesInAndCallsAreReadAsStruc
   EXPECT_NE(rows[0].find("copy and builder declare different conditional arguments when"), std::string::npos) << rows[0];
 }
 
+// A call that is not a one-return helper (a method of the spec) is opaque: the same call on both
+// sides is the same guard; another call is not settled.
+TEST(ConditionalCopiesScenarios, AnOpaqueCallIsTheSameGuardWhenItsTextIsTheSame) {
+  DenseRepo repo;
+  repo.edit(kPagedEnd, std::string(kPagedEnd) +
+                           "    if spec.alibi_enabled(arch_tag=\"gfx950\"):\n"
+                           "        alibi = b.param(\"alibi_slopes\", PtrType(F32, \"global\"))\n");
+  repo.edit(kSigPagedEnd, std::string(kSigPagedEnd) + "    if spec.alibi_enabled(arch_tag=\"gfx950\"):\n"
+                                                      "        sig = sig.ptr(\"alibi_slopes\", \"f32\")\n");
+  repo.commit("alibi under one opaque call on both sides");
+  RunResult same = report(repo);
+  ASSERT_EQ(same.exitCode, 0) << same.err;
+  EXPECT_TRUE(rowsWith(same.out, {"mismatch"}).empty()) << same.out;
+  auto rows = repo.sigRows(same, "changed");
+  ASSERT_EQ(rows.size(), 1u) << same.out;
+  EXPECT_NE(rows[0].find("agrees (15 arguments)"), std::string::npos) << rows[0];
+
+  repo.edit("    if spec.alibi_enabled(arch_tag=\"gfx950\"):\n        sig = ", "    if spec.alibi_wanted():\n        sig = ");
+  repo.commit("the copy's guard another call");
+  RunResult other = report(repo);
+  ASSERT_EQ(other.exitCode, 0) << other.err;
+  EXPECT_TRUE(rowsWith(other.out, {"mismatch"}).empty()) << other.out;
+  rows = repo.sigRows(other, "changed");
+  ASSERT_EQ(rows.size(), 1u) << other.out;
+  EXPECT_NE(rows[0].find("copy and builder declare different conditional arguments when"), std::string::npos) << rows[0];
+  EXPECT_NE(rows[0].find("spec.alibi_wanted()"), std::string::npos) << rows[0];
+}
+
 }  // namespace
 }  // namespace impact::testing
