@@ -136,10 +136,13 @@ class Reader {
 
 // model/Facts.h
 IMPACT_CODEC(SourceRange, line, col, endLine, endCol)
+IMPACT_CODEC(GuardNode, op, text, kids)
+IMPACT_CODEC(Guard, nodes, root)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
-             typeClass, required)
-IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule)
-IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint)
+             typeClass, required, guard)
+IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when)
+IMPACT_CODEC(PyHook, name, function, after, given, entry)
+IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint, hooks)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)
 IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, block, geometry)
 IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail,

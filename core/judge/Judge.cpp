@@ -211,6 +211,8 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       int inTree = helper.empty() ? -1 : head.facts.find(helper) ? 1 : 0;
       r.message += "; not compared: " + absl::StrJoin(kernargs_detail::notComparedParts(*now.abi, *p.copy.list, inTree), "; ");
     }
+    if (now.abi && r.status != Status::Inert)
+      for (const std::string& h : kernargs_detail::hookNotes(*b.builder, *now.abi)) r.message += "; " + h;
     if (r.status != Status::Inert) {
       explained.insert(b.path);
       explained.insert(cPath);

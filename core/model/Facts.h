@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/CppSymbols.h"
+#include "model/Guard.h"
 #include "model/PythonModule.h"
 
 namespace impact {
@@ -40,6 +41,8 @@ struct KernelArg {
   // A name-keyed copy (CppArgList::Form::NameKeyed): the copy checks that every launch carries
   // this name (its required-set check). typeText then holds the ROCKE_ARG_* kind it checks.
   bool required = false;
+  Guard guard;            // `condition` as structure (Python copies and builders); empty for a C++
+                          // copy's condition, which is then compared by its text
   bool operator==(const KernelArg&) const = default;
 };
 
@@ -53,7 +56,26 @@ struct PyAbi {
   // complete); tailModule: the module it is imported from, as a path relative to rocke/library
   // ("kernels/common/_conv_implicit_gemm_common.py"; "" when it is not imported).
   std::string tailHelper, tailModule;
+  // When this list is the one declared: the early-return guard (as `guard`, structured) for a
+  // returned list; for the own body, that no early return before it was taken
+  // (`not spec.persistent` when `if spec.persistent: return other(spec)` comes first).
+  Guard when;
   bool operator==(const PyAbi&) const = default;
+};
+
+// A hook of a builder (issue 16, form 3): `extra_context = extra_params(b) if extra_params is not
+// None else None` between two groups of b.param calls.
+struct PyHook {
+  std::string name;      // the parameter called with the IRBuilder ("extra_params")
+  std::string function;  // the function declaring and calling it ("_build_implicit_gemm_conv_impl")
+  std::string after;     // the argument declared just before the call ("D"); "" before the first
+  // Who decides what the hook is: the builder's callers (it is the builder's own parameter), or
+  // the builder's early return to `function`, which passes an argument for it (Passed) or none
+  // (NotPassed: the default, None, so the list is the b.param calls).
+  enum class Given { ByCaller, Passed, NotPassed };
+  Given given = Given::ByCaller;
+  std::string entry;  // the builder whose early return decides (Passed / NotPassed)
+  bool operator==(const PyHook&) const = default;
 };
 
 struct PyBuilder {
@@ -65,6 +87,10 @@ struct PyBuilder {
   std::vector<PyAbi> abis;  // abis[0]: own body; then one per early `return other(spec)`
   std::vector<std::string> unresolvedReturns;  // early-return targets not defined in this module
   uint64_t fingerprint = 0;  // code fingerprint of the def (and of same-module early-return targets)
+  // Parameters the builder (or a body it returns early to) calls with its IRBuilder
+  // (`extra_params(b)`): hooks that can insert arguments between the b.param calls. `abis` holds
+  // the b.param calls alone (what a call passing no hook declares); rows say when there is one.
+  std::vector<PyHook> hooks;
   bool operator==(const PyBuilder&) const = default;
 };
 

@@ -132,6 +132,8 @@ TEST(KernargsCompare, TheClosestOfSeveralListsIsChosen) {
   PyBuilder b = builder("build_attention_dense", eight());
   b.abis.push_back({"_build_attention_dense_persistent", "spec.persistent",
                     {ptr("q_ptr"), ptr("k_ptr"), ptr("v_ptr"), ptr("o_ptr"), i32("work_items")}});
+  // The guard as the extractor reads it (structure; the text is for messages).
+  b.abis.back().when.root = addNode(b.abis.back().when, GuardNode{GuardNode::Op::Name, "spec.persistent", {}});
   std::vector<KernelArg> five;
   for (const auto& a : b.abis[1].args) five.push_back(unnamed(a));
   auto c = compareCopy(b, copy(five));
@@ -292,6 +294,8 @@ TEST(KernargsCompare, APersistentCatalogEntryIsComparedWithThePersistentBody) {
   PyBuilder b = builder("build_attention_dense", eight());
   b.abis.push_back({"_build_attention_dense_persistent", "spec.persistent",
                     {ptr("q_ptr"), ptr("k_ptr"), ptr("v_ptr"), ptr("o_ptr"), i32("work_items")}});
+  // The guard as the extractor reads it (structure; the text is for messages).
+  b.abis.back().when.root = addNode(b.abis.back().when, GuardNode{GuardNode::Op::Name, "spec.persistent", {}});
   std::vector<KernelArg> five;
   for (const auto& a : eight()) five.push_back(unnamed(a));
   five.resize(5);

@@ -356,7 +356,10 @@ TEST(SymbolFacts, ASpecPicksTheBuilderListItStates) {
                                 arg("n", "by_value", 4), arg("m", "by_value", 4)};
   std::vector<KernelArg> persistent = {arg("q", "global_buffer", 8), arg("k", "global_buffer", 8),
                                        arg("work", "by_value", 4)};
-  b.abis = {PyAbi{"build_x", "", own}, PyAbi{"_persistent", "spec.persistent", persistent}};
+  // Guards as the extractor reads them (structure; the text is for messages).
+  Guard when;
+  when.root = addNode(when, GuardNode{GuardNode::Op::Name, "spec.persistent", {}});
+  b.abis = {PyAbi{"build_x", "", own, {}}, PyAbi{"_persistent", "spec.persistent", persistent, "", "", when}};
   CppArgList copy;
   for (const auto& a : persistent) copy.args.push_back(KernelArg{"", a.kind, a.size});
   // Without a spec the copy is compared with the closest list: the persistent one agrees.
@@ -373,6 +376,14 @@ TEST(SymbolFacts, ASpecPicksTheBuilderListItStates) {
   EXPECT_EQ(compareCopy(b, copy).outcome, Comparison::Outcome::Agree);
   // Negated and compared guards.
   b.abis[1].guard = "not spec.dense and spec.mode == \"persist\"";
+  Guard both;
+  uint32_t dense = addNode(both, GuardNode{GuardNode::Op::Name, "spec.dense", {}});
+  uint32_t notDense = addNode(both, GuardNode{GuardNode::Op::Not, "", {dense}});
+  uint32_t mode = addNode(both, GuardNode{GuardNode::Op::Name, "spec.mode", {}});
+  uint32_t persist = addNode(both, GuardNode{GuardNode::Op::Str, "persist", {}});
+  uint32_t eq = addNode(both, GuardNode{GuardNode::Op::Compare, "==", {mode, persist}});
+  both.root = addNode(both, GuardNode{GuardNode::Op::And, "", {notDense, eq}});
+  b.abis[1].when = both;
   copy.spec = {{"dense", "false"}, {"mode", "persist"}};
   EXPECT_EQ(compareCopy(b, copy).outcome, Comparison::Outcome::Agree);
   copy.spec = {{"dense", "false"}, {"mode", "tiled"}};

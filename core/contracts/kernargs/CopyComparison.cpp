@@ -4,6 +4,8 @@
 #include "contracts/kernargs/ArgListDiff.h"
 #include "contracts/kernargs/OpenTails.h"
 #include "contracts/kernargs/NameKeyedComparison.h"
+#include "contracts/kernargs/ConditionalCopies.h"
+#include "contracts/kernargs/Guards.h"
 
 #include <algorithm>
 #include <cctype>
@@ -41,56 +43,6 @@ void adopt(Comparison& c, const Diff& d, const std::vector<int>* bIdx, const std
 }  // namespace
 
 namespace {
-std::string trimmed(std::string s) {
-  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  while (s.size() >= 2 && s.front() == '(' && s.back() == ')') s = trimmed(s.substr(1, s.size() - 2));
-  return s;
-}
-
-// An early-return guard ("spec.persistent", "not spec.x and spec.y == 'a'") against a variant's
-// spec: 1 true, 0 false, -1 unknown.
-int evalGuard(const std::string& guard, const std::map<std::string, std::string>& spec) {
-  std::vector<std::string> parts;
-  for (size_t from = 0;;) {
-    size_t at = guard.find(" and ", from);
-    parts.push_back(guard.substr(from, at == std::string::npos ? std::string::npos : at - from));
-    if (at == std::string::npos) break;
-    from = at + 5;
-  }
-  bool unknown = false;
-  for (std::string c : parts) {
-    c = trimmed(c);
-    bool neg = false;
-    while (c.starts_with("not ")) { neg = !neg; c = trimmed(c.substr(4)); }
-    std::string lhs = c, rhs;
-    int op = 0;  // 0 truthy, 1 ==, 2 !=
-    for (auto [tok, o] : {std::pair{"==", 1}, std::pair{"!=", 2}})
-      if (auto at = c.find(tok); at != std::string::npos) {
-        lhs = trimmed(c.substr(0, at));
-        rhs = trimmed(c.substr(at + 2));
-        op = o;
-        break;
-      }
-    if (lhs.starts_with("spec.")) lhs = lhs.substr(5);
-    auto it = spec.find(lhs);
-    if (it == spec.end() || lhs.find_first_of(".()[] ") != std::string::npos) { unknown = true; continue; }
-    bool v;
-    if (op == 0) {
-      v = !(it->second.empty() || it->second == "false" || it->second == "0" || it->second == "null" ||
-            it->second == "0.0");
-    } else {
-      if (rhs.size() >= 2 && (rhs.front() == '"' || rhs.front() == '\'')) rhs = rhs.substr(1, rhs.size() - 2);
-      if (rhs == "True") rhs = "true";
-      if (rhs == "False") rhs = "false";
-      v = (it->second == rhs) == (op == 1);
-    }
-    if (neg) v = !v;
-    if (!v) return 0;
-  }
-  return unknown ? -1 : 1;
-}
-
 // The builder's lists a copy can state: a variant's spec (descriptor copies) settles the
 // early-return guards it names; otherwise every list.
 std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& copy) {
@@ -100,9 +52,9 @@ std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& co
   bool allFalse = true;
   for (const PyAbi* a : all) {
     if (a->guard.empty()) continue;
-    int v = evalGuard(a->guard, copy.spec);
-    if (v == 1) return {a};
-    if (v != 0) allFalse = false;
+    Truth v = evalGuard(a->when, copy.spec);
+    if (v == Truth::True) return {a};
+    if (v != Truth::False) allFalse = false;
   }
   if (!allFalse) return all;
   std::vector<const PyAbi*> own;
@@ -119,6 +71,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
   // A launch call states expressions, not names: its kinds and sizes (where the file states
   // them) and its count are compared.
   const bool ignoreNames = copy.form == CppArgList::Form::Launch;
+  std::optional<Comparison> guardedDisagree;
   for (const PyAbi* abiPtr : abisFor(builder, copy)) {
     const PyAbi& abi = *abiPtr;
     Comparison c;
@@ -132,10 +85,19 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
     std::vector<KernelArg> bArgs, cArgs;
     comparedPrefix(abi, copy, bArgs, cArgs);
     c.notCompared = notComparedParts(abi, copy, -1);
-    Diff full = diffLists(bArgs, cArgs, ignoreNames);
+    // Guards on both sides (a complete list): compared per assignment (ConditionalCopies.cpp).
+    std::optional<Comparison> guarded =
+        c.notCompared.empty() ? compareConditionalCopy(abi, copy) : std::optional<Comparison>{};
+    if (guarded) {
+      guarded->unresolved = std::move(c.unresolved);
+      c = std::move(*guarded);
+    }
+    Diff full = guarded ? Diff{} : diffLists(bArgs, cArgs, ignoreNames);
     std::vector<KernelArg> bu = unconditional(bArgs), cu = unconditional(cArgs);
     std::vector<int> bIdx = unconditionalIndex(bArgs), cIdx = unconditionalIndex(cArgs);
-    if (full.parts.empty()) {
+    if (guarded) {
+      // compared per assignment of the guards (ConditionalCopies.cpp)
+    } else if (full.parts.empty()) {
       c.outcome = Comparison::Outcome::Agree;
       c.distance = 0;
       adopt(c, full, nullptr, nullptr);
@@ -173,7 +135,14 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
                   (rank(c) == rank(best) && (c.distance < best.distance ||
                                              (c.distance == best.distance && abi.guard.empty() && !best.abi->guard.empty())));
     if (better) best = c;
+    // A conditional copy restates every list of the builder: a mismatch against one of them is
+    // not hidden by another list it differs from only where the guards differ.
+    if (guarded && c.outcome == Comparison::Outcome::Disagree &&
+        (!guardedDisagree || c.distance < guardedDisagree->distance ||
+         (c.distance == guardedDisagree->distance && abi.guard.empty())))
+      guardedDisagree = c;
   }
+  if (guardedDisagree && best.outcome == Comparison::Outcome::AgreeWithoutConditional) best = *guardedDisagree;
   if (!best.abi) {
     best.outcome = Comparison::Outcome::Disagree;
     best.message = absl::StrCat(builder.name, " declares no argument list");

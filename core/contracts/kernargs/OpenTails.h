@@ -26,6 +26,12 @@ void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<Kernel
 // -1 not known (the comparison alone; the judge knows).
 std::vector<std::string> notComparedParts(const PyAbi& abi, const CppArgList& copy, int moduleInTree);
 
+// What the row says of the builder's hooks on this list (issue 16, form 3): "_build_x_impl has a
+// hook extra_params, called with the IRBuilder after D, that can insert arguments there; build_x
+// calls it without one, so the list is its b.param calls" (or "passes one: ... not compared";
+// the builder's own parameter: what a caller passing no hook declares is compared).
+std::vector<std::string> hookNotes(const PyBuilder& builder, const PyAbi& abi);
+
 // The path of the helper's module in the tree, from the builder's path (both under one
 // `rocke/library/`); "" when the builder names none or its path has no library root.
 std::string helperModulePath(const PyAbi& abi, const std::string& builderPath);

@@ -26,6 +26,7 @@ struct ReturnTarget {
   TSNode callee;
   std::string guard;
   Path path;
+  Guard guardExpr;  // `guard` as structure
 };
 
 struct FnFacts {
@@ -40,6 +41,7 @@ struct FnFacts {
   // A helper given the builder declares the arguments after params[tailAt] (ParamHelpers.cpp).
   std::string tailHelper, tailModule;
   size_t tailAt = 0;
+  std::vector<PyHook> hooks;          // parameters called with the IRBuilder (Hooks.cpp)
 };
 
 struct BuilderInfo {
@@ -48,6 +50,7 @@ struct BuilderInfo {
   std::vector<PyAbi> abis;
   std::vector<std::string> unresolved;
   uint64_t fingerprint = 0;
+  std::vector<PyHook> hooks;
 };
 
 class BuilderExtractor {
@@ -77,6 +80,17 @@ class BuilderExtractor {
   std::string condText(TSNode cond, const Scope& s, Use u, const Ctx* ctx, int depth);
 
   std::string conditionOf(const Ctx& c, const Scope& s);
+
+  // The conditions of `c` as one structured guard (GuardExpr.cpp).
+  Guard guardOf(const Ctx& c, const Scope& s);
+  struct GuardSubst;
+  uint32_t guardExpr(Guard& g, TSNode n, const Scope& s, Use u, const Ctx* ctx, const GuardSubst* sub, int depth);
+  // A module-level function whose body is one `return <expression>` (after a docstring), or -1.
+  long singleReturnFunction(const std::string& name) const;
+  // That function's expression with its parameters bound to the call's arguments; UINT32_MAX
+  // when the call does not bind them (too many arguments, a missing one, a *args parameter).
+  uint32_t readThrough(Guard& g, TSNode call, long fn, const Scope& s, Use u, const Ctx* ctx,
+                       const GuardSubst* sub, int depth);
 
   struct Args {
     std::vector<TSNode> pos;
@@ -122,6 +136,11 @@ class BuilderExtractor {
   std::optional<std::vector<TSNode>> literalList(TSNode e, const Scope& s, Use u, Loops loops, int depth);
 
   void analyse(size_t i);
+
+  // Parameters of a b.param builder called with its IRBuilder: hooks that can insert arguments.
+  void hooksOf(size_t i);
+  // Does the call (an early return to fns_[fn]) give an argument for its parameter `param`?
+  bool passesParameter(TSNode call, size_t fn, const std::string& param);
 
   // The function a return's callee names in this module, or -1.
   long lookup(const Fn& from, TSNode callee);

@@ -50,6 +50,7 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
       b.abis = bi.abis;
       b.unresolvedReturns = bi.unresolved;
       b.fingerprint = bi.fingerprint;
+      b.hooks = bi.hooks;
       out.push_back(std::move(b));
     }
     if (paramsBuilder && (facts_[i].hasSig || facts_[i].hasList)) {
@@ -68,7 +69,7 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
       b.style = PyBuilder::Style::SignatureBuilder;
       b.range = rangeOf(fns_[i].nameNode);
       b.bodyRange = rangeOf(fns_[i].def);
-      b.abis.push_back(PyAbi{fns_[i].name, "", facts_[i].sigArgs, "", ""});
+      b.abis.push_back(PyAbi{fns_[i].name, "", facts_[i].sigArgs, "", "", {}});
       b.fingerprint = codeFingerprint(t_, fns_[i].def);
       out.push_back(std::move(b));
     }
@@ -191,8 +192,9 @@ void BuilderExtractor::analyse(size_t i) {
     if (vals.size() != 1 || !is(vals[0], "call")) continue;
     TSNode callee = field(vals[0], "function");
     if (!is(callee, "identifier") && !is(callee, "attribute")) continue;
-    f.returns.push_back(ReturnTarget{ev->node, callee, conditionOf(ev->ctx, s), ev->ctx.path});
+    f.returns.push_back(ReturnTarget{ev->node, callee, conditionOf(ev->ctx, s), ev->ctx.path, guardOf(ev->ctx, s)});
   }
+  hooksOf(i);
 }
 
 }  // namespace impact::pyextract

@@ -73,6 +73,7 @@ void BuilderExtractor::conditionInto(KernelArg& a, const Ctx& c, const Scope& s)
   if (c.conds.empty()) return;
   a.conditional = true;
   a.condition = conditionOf(c, s);
+  a.guard = guardOf(c, s);
 }
 
 }  // namespace impact::pyextract

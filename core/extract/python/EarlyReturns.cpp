@@ -40,8 +40,10 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
   std::vector<PyAbi> abis;
   std::vector<std::string> unresolved;
   std::vector<uint64_t> targetFps;  // folded into the fingerprint, in order, if this is a builder
-  if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params, f.tailHelper, f.tailModule});
+  if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params, f.tailHelper, f.tailModule, {}});
+  std::vector<PyHook> hooks = f.hooks;
   bool anyTarget = false;
+  std::vector<const ReturnTarget*> taken;  // early returns to a builder (here or elsewhere)
   for (const ReturnTarget& r : f.returns) {
     long j = depth < 64 ? lookup(fn, r.callee) : -1;
     if (j >= 0) {
@@ -52,11 +54,22 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
       for (const PyAbi& a : tb.abis) {
         PyAbi c = a;
         if (!r.guard.empty()) c.guard = a.guard.empty() ? r.guard : r.guard + " and " + a.guard;
+        c.when = guardAnd(r.guardExpr, a.when);
         abis.push_back(std::move(c));
       }
+      taken.push_back(&r);
       for (const std::string& u : tb.unresolved)
         if (std::find(unresolved.begin(), unresolved.end(), u) == unresolved.end()) unresolved.push_back(u);
       targetFps.push_back(tb.fingerprint);
+      for (PyHook h : tb.hooks) {
+        if (h.given == PyHook::Given::ByCaller) {  // the target's own parameter: this call decides
+          auto vals = namedChildren(r.ret);
+          bool passed = !vals.empty() && passesParameter(vals[0], size_t(j), h.name);
+          h.given = passed ? PyHook::Given::Passed : PyHook::Given::NotPassed;
+          h.entry = fn.name;
+        }
+        if (std::find(hooks.begin(), hooks.end(), h) == hooks.end()) hooks.push_back(std::move(h));
+      }
       continue;
     }
     // Not a function of this module: a builder elsewhere, unless it is a builtin or a method
@@ -72,10 +85,16 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
     }
     std::string name = clip(text(r.callee), 120);
     if (std::find(unresolved.begin(), unresolved.end(), name) == unresolved.end()) unresolved.push_back(name);
+    taken.push_back(&r);
   }
+  // The own body's list is declared only when no early return before it was taken.
+  if (f.hasParams && !abis.empty())
+    for (const ReturnTarget* r : taken)
+      if (!r->guardExpr.empty()) abis[0].when = guardAnd(abis[0].when, guardNot(r->guardExpr));
   bi.isBuilder = f.hasParams || anyTarget;
   bi.abis = std::move(abis);
   bi.unresolved = std::move(unresolved);
+  bi.hooks = std::move(hooks);
   // Read only for a builder (its own and as a target's): not computed for other functions.
   if (bi.isBuilder) {
     uint64_t fp = codeFingerprint(t_, fn.def);
