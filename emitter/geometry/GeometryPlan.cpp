@@ -82,7 +82,7 @@ void planArguments(GeometryFamilyPlan& plan) {
   const auto& params = plan.header.params;
   const auto& args = plan.site.args;
   if (params.size() != args.size()) {
-    plan.family.notChecked = absl::StrCat("the call in ", plan.family.pack, " passes ", args.size(), " arguments; ",
+    plan.cppWhy = absl::StrCat("the call in ", plan.family.pack, " passes ", args.size(), " arguments; ",
                                           plan.family.headerFunction, " takes ", params.size());
     return;
   }
@@ -103,7 +103,7 @@ void planArguments(GeometryFamilyPlan& plan) {
       feed.kind = GeometryFeed::Kind::DescriptorId;
       from = "the descriptor's id";
     } else {
-      plan.family.notChecked =
+      plan.cppWhy =
           absl::StrCat("argument #", i + 1, " ", p.name, " (`", a.expression, "` in ", plan.family.pack,
                        ") resolves to no metadata field, literal, equality witness, alias or .impactd.yaml declaration");
       plan.feeds.clear();
@@ -166,17 +166,17 @@ std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFac
     }
     auto headerText = head.read(p.family.header);
     if (!headerText.ok()) {
-      p.family.notChecked = absl::StrCat("the header ", p.family.header, " is not in the tree");
+      p.cppWhy = absl::StrCat("the header ", p.family.header, " is not in the tree");
       continue;
     }
     p.header = readGeometryHeader(*headerText, p.family.headerFunction);
     if (!p.header.found) {
-      p.family.notChecked = absl::StrCat(p.family.header, " defines no function ", p.family.headerFunction);
+      p.cppWhy = absl::StrCat(p.family.header, " defines no function ", p.family.headerFunction);
       continue;
     }
     findCallSite(head, facts, p, p.family.headerFunction);
     if (p.family.pack.empty()) {
-      p.family.notChecked = absl::StrCat("no call of ", p.family.headerFunction,
+      p.cppWhy = absl::StrCat("no call of ", p.family.headerFunction,
                                          " feeding setGridSize/setBlockSize in a C++ file including ", p.family.header);
       continue;
     }

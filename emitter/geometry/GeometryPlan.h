@@ -32,7 +32,8 @@ struct GeometryFeed {
 };
 
 struct GeometryFamilyPlan {
-  emit::GeometryFamily family;  // what is known before running (notChecked set when it cannot run)
+  emit::GeometryFamily family;  // what is known before running (notChecked: the Python side cannot run)
+  std::string cppWhy;           // why the C++ side cannot run ("" when it can)
   std::string source, builder;  // library-relative module, builder name
   GeometryCallSite site;
   GeometryHeader header;

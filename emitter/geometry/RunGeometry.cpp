@@ -152,8 +152,10 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
     if (f.notChecked.empty()) {
       emit::GeometryFamily py = f, cc = f;
       // The Python child and the compile run side by side (two processes): the compile dominates.
+      // Each side runs when it can, so a family not checked says every reason there is.
       std::thread python([&] { evaluatePython(plan, *driver, *tree, deadline, py); });
-      evaluateCpp(plan, *snap, cxx, driver->sandbox, cacheDir, deadline, cc, stats);
+      if (plan.cppWhy.empty()) evaluateCpp(plan, *snap, cxx, driver->sandbox, cacheDir, deadline, cc, stats);
+      else cc.notChecked = plan.cppWhy;
       python.join();
       for (size_t i = 0; i < f.variants.size(); ++i) {
         f.variants[i].python = py.variants[i].python;
@@ -161,7 +163,9 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
         f.variants[i].notEvaluable = cc.variants[i].notEvaluable;
       }
       f.cachedBinary = cc.cachedBinary;
-      f.notChecked = !py.notChecked.empty() ? py.notChecked : cc.notChecked;
+      f.notChecked = py.notChecked.empty()   ? cc.notChecked
+                     : cc.notChecked.empty() ? py.notChecked
+                                             : absl::StrCat(py.notChecked, "; and ", cc.notChecked);
     }
     f.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     stats.variants += f.variants.size();

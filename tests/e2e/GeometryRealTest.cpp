@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/FixtureRepo.h"
+#include "support/RealCorpus.h"
 #include "support/ReportText.h"
 
 namespace impact::testing {
@@ -207,6 +208,28 @@ TEST_F(RealGeometry, AnArgumentImpactdCannotResolveIsNotCheckedNamingIt) {
   auto rows = rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked: argument #4 batch (`problemFor(context).batch`"});
   EXPECT_EQ(rows.size(), 1u) << r.out;
   EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
+}
+
+// The whole real corpus as saved (no rocKE platform package, modules missing): every family says
+// "not checked" with every reason, never a pass. The gfx950 tiled family's geometry takes a
+// run-time request (`binding.totalQ`), not the shipped spec; the conv generation does not import.
+TEST(RealCorpusGeometry, FamiliesThatCannotBeEvaluatedAreNotCheckedNamingWhy) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  RealCorpusFixture repo;
+  char tmpl[] = "/tmp/impact-geometry-cache-XXXXXX";
+  std::string cache = ::mkdtemp(tmpl);
+  RunResult r = run("env IMPACT_CACHE_DIR=" + shellQuote(cache) + " " + shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") +
+                    " report --repo " + shellQuote(repo.dir()) + " --base main --head feature --geometry --no-cache");
+  std::error_code ec;
+  fs::remove_all(cache, ec);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rowsWith(r.out, {"note: geometry:", "Gfx950AttentionTiledGeometry.hpp:gfx950AttentionTiledGeometry",
+                             "grid not checked:", "argument #3 totalQ (`binding.totalQ`"}).size(), 1u) << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"note: geometry:", "Gfx950ConvFwdGeometry.hpp:launchGeometry", "grid not checked:",
+                             "No module named 'dispatch'"}).size(), 1u) << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"note: geometry:", "Gfx942AttentionDenseGeometry.hpp", "grid not checked:",
+                             "No module named 'rocke'"}).size(), 1u) << r.out;
+  EXPECT_EQ(r.out.find("agrees on all"), std::string::npos) << r.out;
 }
 
 }  // namespace
