@@ -210,6 +210,19 @@ TEST_F(RealGeometry, AnArgumentImpactdCannotResolveIsNotCheckedNamingIt) {
   EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
 }
 
+TEST_F(RealGeometry, AHeaderIncludingAHeaderTheTreeLacksIsNotCheckedNamingIt) {
+  refactorPythonGrid();
+  repo_->replace(kHeader, "#include <hipdnn_plugin_sdk/PluginException.hpp>\n",
+                 "#include <hipdnn_plugin_sdk/PluginException.hpp>\n#include <hipdnn_plugin_sdk/ingestor/LaunchLimits.hpp>\n");
+  repo_->commit("the header includes an SDK header the tree does not have");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked:", "does not compile standalone",
+                               "hipdnn_plugin_sdk/ingestor/LaunchLimits.hpp"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
+}
+
 // The whole real corpus as saved (no rocKE platform package, modules missing): every family says
 // "not checked" with every reason, never a pass. The gfx950 tiled family's geometry takes a
 // run-time request (`binding.totalQ`), not the shipped spec; the conv generation does not import.
