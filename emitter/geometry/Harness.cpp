@@ -146,13 +146,11 @@ std::string harnessSource(const GeometryFamilyPlan& plan) {
   size_t field = 0;
   for (size_t i = 0; i < plan.feeds.size(); ++i) {
     const GeometryFeed& f = plan.feeds[i];
-    const std::string& type = plan.header.params[i].type;
     switch (f.kind) {
       case GeometryFeed::Kind::Literal: args.push_back(f.literal); break;
       case GeometryFeed::Kind::Integer: args.push_back(absl::StrCat("static_cast<int64_t>(std::stoll(f.at(", field++, ")))")); break;
       default: args.push_back(absl::StrCat("impact_unhex(f.at(", field++, "))")); break;
     }
-    (void)type;
   }
   auto axes = [](const std::vector<std::string>& xs) {
     std::vector<std::string> out;

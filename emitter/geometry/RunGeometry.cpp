@@ -1,14 +1,18 @@
 #include "geometry/RunGeometry.h"
 
+#include <filesystem>
+#include <map>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "analysis/Analysis.h"
 #include "analysis/TreeFacts.h"
+#include "cache/FamilyCache.h"
 #include "emit/TreeKey.h"
 #include "geometry/GeometryPlan.h"
 #include "geometry/Harness.h"
 #include "git/Repository.h"
+#include "python/ModuleGraph.h"
 #include "run/DriverCall.h"
 #include "run/Emit.h"
 #include "tree/TreeExport.h"
@@ -28,9 +32,27 @@ std::vector<int64_t> triple(const json& j) {
   return out;
 }
 
-// The Python side: the driver's geometry mode, one call for every variant of the family.
+// The blob ids the Python side's answer depends on: the module's import closure and every data
+// file below the import roots (as the emitter's family cache key, cache/FamilyCache.h).
+std::map<std::string, std::string> closureBlobs(const Snapshot& snap, const ModuleGraph& graph, const Layout& layout,
+                                                const std::string& module) {
+  std::map<std::string, std::string> blobs;
+  for (const auto& [p, ref] : snap.files) {
+    if (p.ends_with(".py")) continue;
+    for (const auto& r : layout.importRoots)
+      if (p.starts_with(r.ends_with("/") ? r : r + "/")) blobs[p] = ref.id;
+  }
+  for (const auto& p : graph.importClosure(module))
+    if (const FileRef* r = snap.find(p)) blobs[p] = r->id;
+  blobs[module] = snap.find(module) ? snap.find(module)->id : "absent";
+  return blobs;
+}
+
+// The Python side: the driver's geometry mode, one call for every variant of the family; its
+// answer is cached by the closure's blobs, the variants, the functions and the driver.
 void evaluatePython(const GeometryFamilyPlan& plan, const Driver& driver, const ExportedTree& tree,
-                    Clock::time_point deadline, emit::GeometryFamily& f) {
+                    const FamilyCache& cache, const std::map<std::string, std::string>& blobs,
+                    Clock::time_point deadline, emit::GeometryFamily& f, bool& cached) {
   json variants = json::array();
   for (const auto& v : plan.variants) variants.push_back({{"name", v.name}, {"spec", v.spec}});
   json functions = {{"grid", f.gridFunction}};
@@ -40,7 +62,17 @@ void evaluatePython(const GeometryFamilyPlan& plan, const Driver& driver, const 
               {"family", {{"source", plan.source}, {"builder", plan.builder}}},
               {"functions", functions},
               {"variants", variants}};
-  DriverOutcome o = callDriver(driver, req, "", deadline, nullptr);
+  std::string key = familyCacheKey({blobs, variants, plan.source, plan.builder, "geometry " + functions.dump(),
+                                    driver.version, false});
+  DriverOutcome o;
+  if (auto hit = cache.get(key)) {
+    cached = true;
+    o.status = "ok";
+    o.answer = *hit;
+  } else {
+    o = callDriver(driver, req, "", deadline, nullptr);
+    if (o.status == "ok") cache.put(key, o.answer);
+  }
   if (o.status != "ok") {
     f.notChecked = absl::StrCat("the Python side of ", plan.source, " could not be evaluated: ", o.error);
     return;
@@ -144,6 +176,8 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
   auto tree = exportTree(*snap, *layout, cacheDir);
   if (!tree.ok()) return tree.status();
   std::optional<Compiler> cxx = findCompiler();
+  ModuleGraph graph(facts, *layout);
+  FamilyCache pyCache((std::filesystem::path(cacheDir) / "geometry" / "python").string());
   for (auto& plan : plans) {
     auto t0 = Clock::now();
     auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.familyBudget));
@@ -153,10 +187,13 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
       emit::GeometryFamily py = f, cc = f;
       // The Python child and the compile run side by side (two processes): the compile dominates.
       // Each side runs when it can, so a family not checked says every reason there is.
-      std::thread python([&] { evaluatePython(plan, *driver, *tree, deadline, py); });
+      auto blobs = closureBlobs(*snap, graph, *layout, f.module);
+      bool pyCached = false;
+      std::thread python([&] { evaluatePython(plan, *driver, *tree, pyCache, blobs, deadline, py, pyCached); });
       if (plan.cppWhy.empty()) evaluateCpp(plan, *snap, cxx, driver->sandbox, cacheDir, deadline, cc, stats);
       else cc.notChecked = plan.cppWhy;
       python.join();
+      (pyCached ? stats.cachedPython : stats.ranPython)++;
       for (size_t i = 0; i < f.variants.size(); ++i) {
         f.variants[i].python = py.variants[i].python;
         f.variants[i].cpp = cc.variants[i].cpp;

@@ -24,6 +24,7 @@ struct GeometryOptions {
 
 struct GeometryStats {
   size_t families = 0, variants = 0, compiled = 0, cachedBinaries = 0;
+  size_t ranPython = 0, cachedPython = 0;  // Python answers evaluated / taken from the cache
   double seconds = 0;
 };
 
