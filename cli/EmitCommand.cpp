@@ -267,6 +267,7 @@ absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(con
   emitter::GeometryOptions o;
   o.repo = req.repo;
   o.head = req.head;
+  o.base = req.base;
   o.config = req.config;
   emitter::GeometryStats stats;
   auto doc = emitter::runGeometry(o, &stats);

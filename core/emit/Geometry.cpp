@@ -91,7 +91,10 @@ std::string notCheckedText(const GeometryFamily& f, const AxisVerdict& v) {
   return absl::StrJoin(parts, "; ");
 }
 
-bool preexisting(const GeometryFamily& f, const std::set<std::string>& changed) {
+bool preexisting(const GeometryFamily& f, const GeometryDocument& doc, bool grid, const std::set<std::string>& changed) {
+  for (const auto& b : doc.baseFamilies)
+    if (b.manifest == f.manifest && b.module == f.module && b.header == f.header)
+      return b.notChecked.empty() && geometryDisagrees(b, grid);
   for (const auto& p : f.inputs)
     if (changed.count(p)) return false;
   return true;
@@ -106,6 +109,15 @@ Row* findRow(std::vector<Row>& rows, const GeometryFamily& f, const std::string&
 }
 
 }  // namespace
+
+bool geometryDisagrees(const GeometryFamily& f, bool grid) {
+  AxisVerdict v = judgeAxis(f, grid);
+  return v.disagree > 0 || v.throwCount > 0;
+}
+
+bool geometryDisagrees(const GeometryFamily& f) {
+  return f.notChecked.empty() && (geometryDisagrees(f, true) || (!f.blockFunction.empty() && geometryDisagrees(f, false)));
+}
 
 GeometryOutcome foldGeometry(std::vector<Row>& rows, const GeometryDocument& doc, const std::set<std::string>& changedPaths) {
   GeometryOutcome out;
@@ -129,10 +141,10 @@ GeometryOutcome foldGeometry(std::vector<Row>& rows, const GeometryDocument& doc
           added.python = Location{f.module, 0, fn, {}, {}};
           added.mirror = Location{f.header, 0, f.headerFunction, {}, {}};
           added.archs = f.archs;
-          added.preexisting = preexisting(f, changedPaths);
           rows.push_back(std::move(added));
           r = &rows.back();
         }
+        r->preexisting = preexisting(f, doc, grid, changedPaths);
         r->status = Status::Mismatch;
         r->message = absl::StrCat(r->message.empty() ? "" : r->message + "; ", mismatch,
                                   r->preexisting ? " (already so at the base)" : "");

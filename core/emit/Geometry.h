@@ -50,15 +50,22 @@ struct GeometryFamily {
 struct GeometryDocument {
   std::string headTree;  // emit/TreeKey of the head it was made for
   std::vector<GeometryFamily> families;
+  // The same families at the merge base, evaluated only for those that disagree at the head: a
+  // disagreement the base has too is pre-existing.
+  std::vector<GeometryFamily> baseFamilies;
 };
+
+// Does the family disagree on some variant (a value, or a throw)? grid: the grid group, else the block's.
+bool geometryDisagrees(const GeometryFamily& f, bool grid);
+bool geometryDisagrees(const GeometryFamily& f);
 
 struct GeometryOutcome {
   size_t folded = 0, mismatches = 0, notChecked = 0;
   std::vector<std::string> notes;
 };
 
-// changedPaths: paths whose content differs between base and head (a mismatch on a family none of
-// whose inputs changed is pre-existing).
+// changedPaths: paths whose content differs between base and head. A mismatch is pre-existing when
+// the base's evaluation of the family disagrees too, or (not evaluated there) none of its inputs changed.
 GeometryOutcome foldGeometry(std::vector<Row>& rows, const GeometryDocument& doc, const std::set<std::string>& changedPaths);
 
 }  // namespace impact::emit

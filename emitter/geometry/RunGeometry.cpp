@@ -1,6 +1,8 @@
 #include "geometry/RunGeometry.h"
 
 #include <filesystem>
+#include <functional>
+#include <set>
 #include <map>
 #include <thread>
 
@@ -142,6 +144,67 @@ void evaluateCpp(const GeometryFamilyPlan& plan, const Snapshot& head, const std
   }
 }
 
+// Everything one tree's evaluation shares.
+struct Run {
+  const GeometryOptions& opts;
+  const Layout& layout;
+  const Driver& driver;
+  const std::optional<Compiler>& cxx;
+  const FamilyCache& pyCache;
+  std::string cacheDir;
+  GeometryStats& stats;
+};
+
+emit::GeometryFamily evaluateFamily(const Run& run, const GeometryFamilyPlan& plan, const Snapshot& snap,
+                                    const ModuleGraph& graph, const ExportedTree& tree) {
+  auto t0 = Clock::now();
+  auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(run.opts.familyBudget));
+  emit::GeometryFamily f = plan.family;
+  for (const auto& v : plan.variants) f.variants.push_back({v.name, {}, {}, ""});
+  if (f.notChecked.empty()) {
+    emit::GeometryFamily py = f, cc = f;
+    // The Python child and the compile run side by side (two processes): the compile dominates.
+    // Each side runs when it can, so a family not checked says every reason there is.
+    auto blobs = closureBlobs(snap, graph, run.layout, f.module);
+    bool pyCached = false;
+    std::thread python([&] { evaluatePython(plan, run.driver, tree, run.pyCache, blobs, deadline, py, pyCached); });
+    if (plan.cppWhy.empty()) evaluateCpp(plan, snap, run.cxx, run.driver.sandbox, run.cacheDir, deadline, cc, run.stats);
+    else cc.notChecked = plan.cppWhy;
+    python.join();
+    (pyCached ? run.stats.cachedPython : run.stats.ranPython)++;
+    for (size_t i = 0; i < f.variants.size(); ++i) {
+      f.variants[i].python = py.variants[i].python;
+      f.variants[i].cpp = cc.variants[i].cpp;
+      f.variants[i].notEvaluable = cc.variants[i].notEvaluable;
+    }
+    f.cachedBinary = cc.cachedBinary;
+    f.notChecked = py.notChecked.empty()   ? cc.notChecked
+                   : cc.notChecked.empty() ? py.notChecked
+                                           : absl::StrCat(py.notChecked, "; and ", cc.notChecked);
+  }
+  f.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  run.stats.variants += f.variants.size();
+  return f;
+}
+
+// One tree's families; only those `wanted` accepts (by manifest) are evaluated.
+absl::StatusOr<std::vector<emit::GeometryFamily>> evaluateTree(const Run& run, const Snapshot& snap,
+                                                               const std::function<bool(const std::string&)>& wanted) {
+  ExtractCache cache;
+  TreeFacts facts = collectFacts(snap, run.layout, cache);
+  std::vector<GeometryFamilyPlan> plans = planGeometry(snap, facts, run.layout);
+  std::vector<emit::GeometryFamily> out;
+  bool any = false;
+  for (const auto& p : plans) any = any || wanted(p.family.manifest);
+  if (!any) return out;
+  auto tree = exportTree(snap, run.layout, run.cacheDir);
+  if (!tree.ok()) return tree.status();
+  ModuleGraph graph(facts, run.layout);
+  for (const auto& plan : plans)
+    if (wanted(plan.family.manifest)) out.push_back(evaluateFamily(run, plan, snap, graph, *tree));
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, GeometryStats* statsOut) {
@@ -154,61 +217,37 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
   rr.config = opts.config;
   auto layout = layoutFor(rr, **repo, Layout{});
   if (!layout.ok()) return layout.status();
-  absl::StatusOr<Snapshot> snap = opts.head.empty() ? (*repo)->workdirSnapshot() : absl::StatusOr<Snapshot>();
-  if (!opts.head.empty()) {
-    auto commit = (*repo)->resolve(opts.head);
-    if (!commit.ok()) return commit.status();
-    snap = (*repo)->commitSnapshot(*commit);
-  }
+  auto headCommit = (*repo)->resolve(opts.head.empty() ? "HEAD" : opts.head);
+  if (!headCommit.ok()) return headCommit.status();
+  auto snap = opts.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit);
   if (!snap.ok()) return snap.status();
-  ExtractCache cache;
-  TreeFacts facts = collectFacts(*snap, *layout, cache);
   emit::GeometryDocument doc;
   doc.headTree = emit::treeKey(*snap);
-  std::vector<GeometryFamilyPlan> plans = planGeometry(*snap, facts, *layout);
-  if (plans.empty()) {
-    if (statsOut) *statsOut = stats;
-    return doc;
-  }
   std::string cacheDir = opts.cacheDir.empty() ? defaultCacheDir() : opts.cacheDir;
   auto driver = installDriver(cacheDir, opts.limits, opts.unconfined);
   if (!driver.ok()) return driver.status();
-  auto tree = exportTree(*snap, *layout, cacheDir);
-  if (!tree.ok()) return tree.status();
   std::optional<Compiler> cxx = findCompiler();
-  ModuleGraph graph(facts, *layout);
   FamilyCache pyCache((std::filesystem::path(cacheDir) / "geometry" / "python").string());
-  for (auto& plan : plans) {
-    auto t0 = Clock::now();
-    auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.familyBudget));
-    emit::GeometryFamily f = plan.family;
-    for (const auto& v : plan.variants) f.variants.push_back({v.name, {}, {}, ""});
-    if (f.notChecked.empty()) {
-      emit::GeometryFamily py = f, cc = f;
-      // The Python child and the compile run side by side (two processes): the compile dominates.
-      // Each side runs when it can, so a family not checked says every reason there is.
-      auto blobs = closureBlobs(*snap, graph, *layout, f.module);
-      bool pyCached = false;
-      std::thread python([&] { evaluatePython(plan, *driver, *tree, pyCache, blobs, deadline, py, pyCached); });
-      if (plan.cppWhy.empty()) evaluateCpp(plan, *snap, cxx, driver->sandbox, cacheDir, deadline, cc, stats);
-      else cc.notChecked = plan.cppWhy;
-      python.join();
-      (pyCached ? stats.cachedPython : stats.ranPython)++;
-      for (size_t i = 0; i < f.variants.size(); ++i) {
-        f.variants[i].python = py.variants[i].python;
-        f.variants[i].cpp = cc.variants[i].cpp;
-        f.variants[i].notEvaluable = cc.variants[i].notEvaluable;
-      }
-      f.cachedBinary = cc.cachedBinary;
-      f.notChecked = py.notChecked.empty()   ? cc.notChecked
-                     : cc.notChecked.empty() ? py.notChecked
-                                             : absl::StrCat(py.notChecked, "; and ", cc.notChecked);
-    }
-    f.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    stats.variants += f.variants.size();
-    doc.families.push_back(std::move(f));
-  }
+  Run run{opts, *layout, *driver, cxx, pyCache, cacheDir, stats};
+  auto head = evaluateTree(run, *snap, [](const std::string&) { return true; });
+  if (!head.ok()) return head.status();
+  doc.families = std::move(*head);
   stats.families = doc.families.size();
+  // The base, only for the families that disagree at the head: pre-existing or new.
+  std::set<std::string> disagreeing;
+  for (const auto& f : doc.families)
+    if (emit::geometryDisagrees(f)) disagreeing.insert(f.manifest);
+  if (!disagreeing.empty() && !opts.base.empty()) {
+    auto baseTip = (*repo)->resolve(opts.base);
+    if (!baseTip.ok()) return baseTip.status();
+    auto mb = (*repo)->mergeBase(*baseTip, *headCommit);
+    if (!mb.ok()) return mb.status();
+    auto baseSnap = (*repo)->commitSnapshot(*mb);
+    if (!baseSnap.ok()) return baseSnap.status();
+    auto base = evaluateTree(run, *baseSnap, [&](const std::string& m) { return disagreeing.count(m) > 0; });
+    if (!base.ok()) return base.status();
+    doc.baseFamilies = std::move(*base);
+  }
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (statsOut) *statsOut = stats;
   return doc;

@@ -15,6 +15,7 @@ namespace impact::emitter {
 struct GeometryOptions {
   std::string repo = ".";
   std::string head;      // "" = the working tree
+  std::string base;      // the target: at the merge base, the families that disagree at the head are evaluated too
   std::string config;    // layout configuration (as impact report --config)
   std::string cacheDir;  // "" = the emitter's default (run/Emit.h defaultCacheDir)
   double familyBudget = 120;  // seconds per family (the Python child, the compile, the run)

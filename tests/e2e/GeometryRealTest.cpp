@@ -160,6 +160,25 @@ TEST_F(RealGeometry, TheHeadersPersistentBranchRemovedMismatchOnEveryPersistentV
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 }
 
+// The defect already shipped at the merge base: the base is evaluated too (only because the head
+// disagrees), and the mismatch is pre-existing, not this change's.
+TEST_F(RealGeometry, ADisagreementTheBaseHasTooIsPreExisting) {
+  repo_->git("checkout -q main");
+  repo_->replace(kHeader, "    if(persistent != 0)\n    {\n        geometry.gridX = static_cast<unsigned>(numPersistent);\n"
+                          "        geometry.gridY = 1;\n        geometry.gridZ = 1;\n    }\n    else\n    {\n",
+                 "    {\n");
+  repo_->commit("the defect, shipped");
+  repo_->git("checkout -q -B feature");
+  refactorPythonGrid();
+  repo_->commit("refactor attention_dense_grid");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch (pre-existing)", "launch-surface:grid", "differs on 2 shipped variants of 6",
+                               "(already so at the base)"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
 TEST_F(RealGeometry, TheCallSitePassingTwoArgumentsSwappedIsAMismatch) {
   repo_->replace(kPack, "kernel.getIntMetadata(std::string(NUM_QUERY_HEADS_FIELD)),\n", "kernel.getIntMetadata(std::string(BATCH_FIELD)),\n");
   repo_->replace(kPack, "                                     kernel.getIntMetadata(std::string(BATCH_FIELD)),\n"
