@@ -206,6 +206,23 @@ TEST_F(RealGeometry, APythonOnlyRefactorOfTheGridIsInert) {
   EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
 }
 
+// The call site passes a field of the graph's problem; kernelMatches requires
+// `intField(SEQLEN_Q_FIELD) != problem.seqLenQ` to decline, so on every variant it serves the
+// field equals the metadata: an equality witness, and the family is still evaluated.
+TEST_F(RealGeometry, AFieldTheMatcherEquatesWithMetadataIsFedFromThatMetadata) {
+  refactorPythonGrid();
+  repo_->replace(kPack, "        auto code\n            = buildIngestorKernelCode(",
+                 "        const auto problem = problemFor(*findTensor(context, binding.q), *findTensor(context, binding.k));\n"
+                 "        auto code\n            = buildIngestorKernelCode(");
+  repo_->replace(kPack, "kernel.getIntMetadata(std::string(SEQLEN_Q_FIELD)),", "problem.seqLenQ,");
+  repo_->commit("the query length from the graph");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(rowsWith(r.out, {"inert", "launch-surface:grid", "agree on every axis for all 6 shipped variants"}).empty())
+      << r.out;
+  EXPECT_NE(r.out.find("grid agrees on all 6 shipped variants"), std::string::npos) << r.out;
+}
+
 TEST_F(RealGeometry, NoCompilerOnPathIsNotCheckedAndSaysSo) {
   refactorPythonGrid();
   repo_->commit("refactor attention_dense_grid");

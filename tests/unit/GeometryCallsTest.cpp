@@ -83,5 +83,39 @@ void Handler::prepare(const KernelDefinition& kernel, const Problem& problem) {
   EXPECT_EQ(sites[0].grid, (std::vector<std::string>{"g.x", "g.y", "1"}));
 }
 
+// A matcher equality witness: the matcher requires the metadata field to equal a field of the same
+// computation (`problemFor(...)`) the call site passes; a bound or divisibility test is not one,
+// and a field equated with two keys is none.
+TEST(GeometryCalls, AMatcherEqualityWitnessResolvesAFieldOfTheSameComputation) {
+  const char* pack = R"(
+constexpr std::string_view SEQ_FIELD = "seqlen_q";
+constexpr std::string_view HEADS_FIELD = "num_query_heads";
+bool kernelMatches(const KernelDefinition& kernel, const Graph& g) {
+  const auto problem = problemFor(g);
+  const auto intField = [&kernel](std::string_view field) { return kernel.getIntMetadata(std::string(field)); };
+  if(intField(SEQ_FIELD) != problem.seqLenQ || problem.heads > intField(HEADS_FIELD)) return false;
+  if(kernel.getIntMetadata(std::string(HEADS_FIELD)) == problem.batch || intField(SEQ_FIELD) == problem.batch) return false;
+  return true;
+}
+void Handler::prepare(const KernelDefinition& kernel, const Graph& g) {
+  const auto problem = problemFor(g);
+  const auto other = otherFor(g);
+  auto geo = launchGeometry(problem.seqLenQ, problem.heads, problem.batch, other.seqLenQ);
+  code.kernel->setGridSize(geo.x, geo.y, geo.z);
+}
+)";
+  auto sites = findGeometryCallSites(pack, "launchGeometry");
+  ASSERT_EQ(sites.size(), 1u);
+  const auto& a = sites[0].args;
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a[0].source, "metadata");
+  EXPECT_EQ(a[0].value, "seqlen_q");
+  EXPECT_EQ(a[0].method, "getIntMetadata");
+  EXPECT_EQ(a[0].via, "witness: kernelMatches requires getIntMetadata(seqlen_q) == problem.seqLenQ");
+  EXPECT_EQ(a[1].source, "");  // only bounded by a metadata field
+  EXPECT_EQ(a[2].source, "");  // equated with two fields: no witness
+  EXPECT_EQ(a[3].source, "");  // another computation's field of the same name
+}
+
 }  // namespace
 }  // namespace impact

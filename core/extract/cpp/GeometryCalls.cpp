@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "extract/cpp/ConstantEval.h"
 #include "extract/cpp/Context.h"
 
@@ -41,13 +42,96 @@ bool isDescriptorId(const Ctx& c, TSNode n) {
          isDescriptorId(c, args[0]);
 }
 
+// The metadata key a read stands for: a getter (`kernel.getIntMetadata(std::string(K))`), or a
+// call of a local lambda whose body returns a getter of its parameter (`intField(K)`); "" otherwise.
+std::string metadataKey(const Ctx& c, TSNode n, std::string* method) {
+  if (!is(n, "call_expression")) return "";
+  auto args = cpp::items(field(n, "arguments"));
+  if (args.size() != 1) return "";
+  std::string callee = cpp::calleeName(c, n);
+  cpp::Evaluator ev{c, nullptr};
+  if (is(field(n, "function"), "field_expression") && isMetadataGetter(callee)) {
+    auto key = ev.str(args[0], c.siteOf(n), 0);
+    if (method) *method = callee;
+    return key ? *key : "";
+  }
+  if (!is(field(n, "function"), "identifier")) return "";
+  TSNode lambda = localInitializer(c, c.functionOf(n), callee, n);
+  if (!is(lambda, "lambda_expression")) return "";
+  bool getter = false;
+  walk(field(lambda, "body"), [&](TSNode k) {
+    if (is(k, "call_expression") && is(field(k, "function"), "field_expression") &&
+        isMetadataGetter(cpp::calleeName(c, k))) {
+      getter = true;
+      if (method) *method = cpp::calleeName(c, k);
+    }
+    return !getter;
+  });
+  if (!getter) return "";
+  auto key = ev.str(args[0], c.siteOf(n), 0);
+  return key ? *key : "";
+}
+
+// Where a field read `x.f` comes from: "<callee of x's initializer>().f" when x is a local bound
+// to a call (`const auto problem = problemFor(*q, *k);`), "" otherwise. Two reads of one origin
+// in two functions read the same field of the same computation.
+std::string origin(const Ctx& c, TSNode n) {
+  if (!is(n, "field_expression")) return "";
+  TSNode x = field(n, "argument");
+  if (!is(x, "identifier")) return "";
+  TSNode init = localInitializer(c, c.functionOf(n), c.text(x), n);
+  if (!is(init, "call_expression")) return "";
+  return cpp::calleeName(c, init) + "()." + std::string(c.text(field(n, "field")));
+}
+
+struct Witness {
+  std::string key, method, function;
+  bool ambiguous = false;
+};
+
+// Matcher equality witnesses: `read(K) != x.f` / `==` anywhere in the file, by origin. Bounds
+// (`<`, `>`, `%`) are not witnesses; one origin equated with two keys is no witness.
+std::map<std::string, Witness> witnesses(const Ctx& c) {
+  std::map<std::string, Witness> out;
+  walk(c.tree.root(), [&](TSNode n) {
+    if (!is(n, "binary_expression")) return true;
+    std::string op(c.text(field(n, "operator")));
+    if (op != "!=" && op != "==") return true;
+    TSNode l = field(n, "left"), r = field(n, "right");
+    for (int side = 0; side < 2; ++side) {
+      std::string method;
+      std::string key = metadataKey(c, side ? r : l, &method);
+      std::string from = origin(c, side ? l : r);
+      if (key.empty() || from.empty()) continue;
+      int fi = c.functionOf(n);
+      std::string fn = fi >= 0 ? cpp::functionName(c, c.functions[fi].node) : "";
+      auto [it, fresh] = out.emplace(from, Witness{key, method, fn, false});
+      if (!fresh && it->second.key != key) it->second.ambiguous = true;
+    }
+    return true;
+  });
+  return out;
+}
+
+using Witnesses = std::map<std::string, Witness>;
+
+void resolveField(const Ctx& c, const Witnesses& table, TSNode n, GeometryArgument& out) {
+  auto it = table.find(origin(c, n));
+  if (it == table.end() || it->second.ambiguous) return;
+  out.source = "metadata";
+  out.value = it->second.key;
+  out.method = it->second.method;
+  out.via += (out.via.empty() ? "" : "; ") + absl::StrCat("witness: ", it->second.function, " requires ",
+                                                           it->second.method, "(", it->second.key, ") == ", std::string(c.text(n)));
+}
+
 // An argument's source (GeometryCalls.h), following locals of the same function.
-void resolve(const Ctx& c, int fi, TSNode n, GeometryArgument& out, int depth) {
+void resolve(const Ctx& c, const Witnesses& w, int fi, TSNode n, GeometryArgument& out, int depth) {
   if (cpp::isNull(n) || depth > cpp::kMaxEvalDepth) return;
   std::string_view t = type(n);
   if (t == "parenthesized_expression") {
     auto k = cpp::items(n);
-    if (k.size() == 1) resolve(c, fi, k[0], out, depth + 1);
+    if (k.size() == 1) resolve(c, w, fi, k[0], out, depth + 1);
     return;
   }
   if (t == "number_literal" || t == "true" || t == "false" || t == "string_literal" || t == "char_literal") {
@@ -63,26 +147,29 @@ void resolve(const Ctx& c, int fi, TSNode n, GeometryArgument& out, int depth) {
     TSNode fn = field(n, "function");
     auto args = cpp::items(field(n, "arguments"));
     std::string callee = cpp::calleeName(c, n);
-    if (is(fn, "field_expression") && isMetadataGetter(callee) && args.size() == 1) {
-      cpp::Evaluator ev{c, nullptr};
-      if (auto key = ev.str(args[0], c.siteOf(n), 0)) {
-        out.source = "metadata";
-        out.value = *key;
-        out.method = callee;
-      }
+    std::string method;
+    if (std::string key = metadataKey(c, n, &method); !key.empty()) {
+      out.source = "metadata";
+      out.value = key;
+      out.method = method;
       return;
     }
+    if (is(fn, "field_expression") && isMetadataGetter(callee)) return;  // a key computed at run time
     // static_cast<T>(x): x's source (the harness converts to the parameter's type as the call does).
     if (is(fn, "template_function") && cpp::lastComponent(c.text(field(fn, "name"))) == "static_cast" &&
         args.size() == 1)
-      resolve(c, fi, args[0], out, depth + 1);
+      resolve(c, w, fi, args[0], out, depth + 1);
+    return;
+  }
+  if (t == "field_expression") {
+    resolveField(c, w, n, out);
     return;
   }
   if (t == "identifier") {
     TSNode init = localInitializer(c, fi, c.text(n), n);
     if (cpp::isNull(init)) return;
     out.via += (out.via.empty() ? "" : "; ") + std::string(c.text(n)) + " = " + cpp::collapse(c.text(init));
-    resolve(c, fi, init, out, depth + 1);
+    resolve(c, w, fi, init, out, depth + 1);
   }
 }
 
@@ -112,6 +199,7 @@ std::vector<GeometryCallSite> findGeometryCallSites(std::string_view packText, s
   if (!tree || ts_node_is_null(tree->root())) return out;
   Ctx c(*tree);
   cpp::collect(c);
+  const Witnesses w = witnesses(c);
   std::vector<SizeCall> sizes;
   for (const auto& m : c.matches[QueryId::CppLaunchCall]) {
     std::string method(c.text(m.get("method")));
@@ -149,7 +237,7 @@ std::vector<GeometryCallSite> findGeometryCallSites(std::string_view packText, s
       for (TSNode a : cpp::items(field(value, "arguments"))) {
         GeometryArgument arg;
         arg.expression = cpp::collapse(c.text(a));
-        resolve(c, fi, a, arg, 0);
+        resolve(c, w, fi, a, arg, 0);
         fp = fnv1a(arg.expression + "|" + arg.source + "|" + arg.value + "|" + arg.via, fp);
         site.args.push_back(std::move(arg));
       }
