@@ -52,7 +52,7 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
   --config FILE       where things live, when the tree is not laid out like the monorepo
                       (YAML: provider_root, library_root, python_roots, cpp_roots,
                       manifest_roots, descriptor_roots, import_roots, generic_target_table,
-                      packs_dir); default: .impactd.yaml at the work tree's root if present
+                      packs_dir, geometry); default: .impactd.yaml at the work tree's root if present
   --emit FILE|auto    fold an emit document (impact emit): a changed row on a shipped module
                       becomes inert when every family importing it emitted equal arguments, IR
                       and compile inputs at both revisions (docs/emitter.md); refused (exit 3)

@@ -1,5 +1,6 @@
 #include "geometry/GeometryPlan.h"
 
+#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -78,7 +79,7 @@ void findCallSite(const Snapshot& head, const TreeFacts& facts, GeometryFamilyPl
 
 // Each header parameter's feed, and the plan's text; the first argument no source resolves makes
 // the family "not checked".
-void planArguments(GeometryFamilyPlan& plan) {
+void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::string>* declared) {
   const auto& params = plan.header.params;
   const auto& args = plan.site.args;
   if (params.size() != args.size()) {
@@ -102,6 +103,10 @@ void planArguments(GeometryFamilyPlan& plan) {
     } else if (a.source == "descriptor-id" && stringType(p.type)) {
       feed.kind = GeometryFeed::Kind::DescriptorId;
       from = "the descriptor's id";
+    } else if (declared && declared->count(a.expression)) {
+      feed.kind = GeometryFeed::Kind::Declared;
+      feed.literal = declared->at(a.expression);
+      from = absl::StrCat("declared `", feed.literal, "` (.impactd.yaml)");
     } else {
       plan.cppWhy =
           absl::StrCat("argument #", i + 1, " ", p.name, " (`", a.expression, "` in ", plan.family.pack,
@@ -181,7 +186,10 @@ std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFac
       continue;
     }
     p.family.inputs.push_back(p.family.pack);
-    planArguments(p);
+    std::string family = m.slug;
+    if (family.empty()) family = baseName(mpath).substr(0, baseName(mpath).find('.'));
+    auto declared = base.geometryDeclarations.find(family);
+    planArguments(p, declared == base.geometryDeclarations.end() ? nullptr : &declared->second);
   }
   return out;
 }
@@ -203,7 +211,7 @@ std::string hex(const std::string& s) {
 std::string harnessLine(const GeometryFamilyPlan& plan, const GeometryInput& v, std::string* why) {
   std::string line;
   for (const GeometryFeed& feed : plan.feeds) {
-    if (feed.kind == GeometryFeed::Kind::Literal) continue;
+    if (feed.kind == GeometryFeed::Kind::Literal || feed.kind == GeometryFeed::Kind::Declared) continue;
     std::string field;
     if (feed.kind == GeometryFeed::Kind::DescriptorId) {
       field = hex(v.id);

@@ -26,9 +26,9 @@ struct GeometryInput {
 
 // How the harness passes one header parameter.
 struct GeometryFeed {
-  enum class Kind { Integer, String, Literal, DescriptorId } kind = Kind::Integer;
+  enum class Kind { Integer, String, Literal, DescriptorId, Declared } kind = Kind::Integer;
   std::string key;      // Integer / String: the metadata key
-  std::string literal;  // Literal: the C++ literal
+  std::string literal;  // Literal: the C++ literal; Declared: the .impactd.yaml expression
 };
 
 struct GeometryFamilyPlan {

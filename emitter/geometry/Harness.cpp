@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr const char* kGeneratorVersion = "geometry-harness-1";
+constexpr const char* kGeneratorVersion = "geometry-harness-2";
 constexpr const char* kStandIn = "hipdnn_plugin_sdk/PluginException.hpp";
 
 std::string onPath(const std::string& name) {
@@ -142,15 +142,24 @@ std::optional<Compiler> findCompiler() {
 }
 
 std::string harnessSource(const GeometryFamilyPlan& plan) {
+  // One local per header parameter, named as the header names it (a declared expression reads the
+  // others by those names), declared ones last; then the call as the pack makes it.
+  std::string locals, declared;
   std::vector<std::string> args;
   size_t field = 0;
   for (size_t i = 0; i < plan.feeds.size(); ++i) {
     const GeometryFeed& f = plan.feeds[i];
+    std::string name = plan.header.params[i].name.empty() ? absl::StrCat("impact_p", i) : plan.header.params[i].name;
+    std::string value;
     switch (f.kind) {
-      case GeometryFeed::Kind::Literal: args.push_back(f.literal); break;
-      case GeometryFeed::Kind::Integer: args.push_back(absl::StrCat("static_cast<int64_t>(std::stoll(f.at(", field++, ")))")); break;
-      default: args.push_back(absl::StrCat("impact_unhex(f.at(", field++, "))")); break;
+      case GeometryFeed::Kind::Literal: value = f.literal; break;
+      case GeometryFeed::Kind::Declared: value = absl::StrCat("(", f.literal, ")"); break;
+      case GeometryFeed::Kind::Integer: value = absl::StrCat("static_cast<int64_t>(std::stoll(impact_f.at(", field++, ")))"); break;
+      default: value = absl::StrCat("impact_unhex(impact_f.at(", field++, "))"); break;
     }
+    (f.kind == GeometryFeed::Kind::Declared ? declared : locals) +=
+        absl::StrCat("      const auto ", name, " = ", value, ";\n");
+    args.push_back(name);
   }
   auto axes = [](const std::vector<std::string>& xs) {
     std::vector<std::string> out;
@@ -170,14 +179,17 @@ std::string harnessSource(const GeometryFamilyPlan& plan) {
       "    if (c == '\"' || c == '\\\\') { out.push_back('\\\\'); out.push_back(char(c)); }\n"
       "    else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof b, \"\\\\u%04x\", c); out += b; }\n"
       "    else out.push_back(char(c));\n  }\n  return out;\n}\n"
-      "int main() {\n  std::string line;\n  while (std::getline(std::cin, line)) {\n"
-      "    std::vector<std::string> f;\n    size_t at = 0;\n"
-      "    while (line != \"-\" && at <= line.size()) { size_t tab = line.find('\\t', at); if (tab == std::string::npos) tab = line.size();\n"
-      "      f.push_back(line.substr(at, tab - at)); at = tab + 1; }\n"
-      "    try {\n      const auto ", var, " = ", plan.header.qualified, "(", absl::StrJoin(args, ", "), ");\n"
-      "      const long long g[3] = {", axes(plan.site.grid), "};\n"
-      "      const long long b[3] = {", axes(plan.site.block), "};\n"
-      "      std::printf(\"{\\\"grid\\\":[%lld,%lld,%lld],\\\"block\\\":[%lld,%lld,%lld]}\\n\", g[0], g[1], g[2], b[0], b[1], b[2]);\n"
+      "int main() {\n  std::string impact_line;\n  while (std::getline(std::cin, impact_line)) {\n"
+      "    std::vector<std::string> impact_f;\n    size_t impact_at = 0;\n"
+      "    while (impact_line != \"-\" && impact_at <= impact_line.size()) {\n"
+      "      size_t tab = impact_line.find('\\t', impact_at);\n      if (tab == std::string::npos) tab = impact_line.size();\n"
+      "      impact_f.push_back(impact_line.substr(impact_at, tab - impact_at));\n      impact_at = tab + 1;\n    }\n"
+      "    try {\n", locals, declared,
+      "      const auto ", var, " = ", plan.header.qualified, "(", absl::StrJoin(args, ", "), ");\n"
+      "      const long long impact_g[3] = {", axes(plan.site.grid), "};\n"
+      "      const long long impact_b[3] = {", axes(plan.site.block), "};\n"
+      "      std::printf(\"{\\\"grid\\\":[%lld,%lld,%lld],\\\"block\\\":[%lld,%lld,%lld]}\\n\", impact_g[0], impact_g[1], impact_g[2],\n"
+      "                  impact_b[0], impact_b[1], impact_b[2]);\n"
       "    } catch (const std::exception& e) {\n"
       "      std::printf(\"{\\\"error\\\":\\\"%s\\\"}\\n\", impact_json(e.what()).c_str());\n"
       "    } catch (...) {\n      std::printf(\"{\\\"error\\\":\\\"a non-standard exception\\\"}\\n\");\n    }\n"

@@ -248,6 +248,24 @@ TEST_F(RealGeometry, AnArgumentImpactdCannotResolveIsNotCheckedNamingIt) {
   EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
 }
 
+// What the code derives goes in .impactd.yaml, as a C++ expression of the header's other
+// parameters: the argument is then fed from it (here a wrong declaration, batch 1, which the
+// variants shipping batch 2 and 4 contradict).
+TEST_F(RealGeometry, AnArgumentDeclaredInImpactdYamlIsEvaluatedFromTheDeclaration) {
+  refactorPythonGrid();
+  repo_->replace(kPack, "                                     kernel.getIntMetadata(std::string(BATCH_FIELD)),\n"
+                        "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),",
+                 "                                     problemFor(context).batch,\n"
+                 "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),");
+  repo_->write(".impactd.yaml", "geometry:\n  gfx942_attention_dense:\n    \"problemFor(context).batch\": \"numQueryHeads * 0 + 1\"\n");
+  repo_->commit("the batch from the graph, declared");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid", "grid axis z differs on 2 shipped variants of 6",
+                               "batch <- declared `numQueryHeads * 0 + 1` (.impactd.yaml)"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+}
+
 TEST_F(RealGeometry, AHeaderIncludingAHeaderTheTreeLacksIsNotCheckedNamingIt) {
   refactorPythonGrid();
   repo_->replace(kHeader, "#include <hipdnn_plugin_sdk/PluginException.hpp>\n",
