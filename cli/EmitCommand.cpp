@@ -273,10 +273,10 @@ absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(con
   auto doc = emitter::runGeometry(o, &stats);
   if (!doc.ok()) return doc.status();
   std::fprintf(stderr,
-               "impact: geometry: %zu families, %zu variants; %zu harnesses compiled, %zu from the cache; %zu Python "
-               "evaluations ran, %zu from the cache; %.2f s\n",
-               stats.families, stats.variants, stats.compiled, stats.cachedBinaries, stats.ranPython, stats.cachedPython,
-               stats.seconds);
+               "impact: geometry: %zu families, %zu variants (%zu families at the merge base too); %zu harnesses "
+               "compiled, %zu from the cache; %zu Python evaluations ran, %zu from the cache; %.2f s\n",
+               stats.families, stats.variants, stats.baseFamilies, stats.compiled, stats.cachedBinaries, stats.ranPython,
+               stats.cachedPython, stats.seconds);
   return std::make_shared<const emit::GeometryDocument>(std::move(*doc));
 }
 

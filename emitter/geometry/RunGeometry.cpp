@@ -183,7 +183,6 @@ emit::GeometryFamily evaluateFamily(const Run& run, const GeometryFamilyPlan& pl
                                            : absl::StrCat(py.notChecked, "; and ", cc.notChecked);
   }
   f.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  run.stats.variants += f.variants.size();
   return f;
 }
 
@@ -233,6 +232,7 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
   if (!head.ok()) return head.status();
   doc.families = std::move(*head);
   stats.families = doc.families.size();
+  for (const auto& f : doc.families) stats.variants += f.variants.size();
   // The base, only for the families that disagree at the head: pre-existing or new.
   std::set<std::string> disagreeing;
   for (const auto& f : doc.families)
@@ -247,6 +247,7 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
     auto base = evaluateTree(run, *baseSnap, [&](const std::string& m) { return disagreeing.count(m) > 0; });
     if (!base.ok()) return base.status();
     doc.baseFamilies = std::move(*base);
+    stats.baseFamilies = doc.baseFamilies.size();
   }
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (statsOut) *statsOut = stats;
