@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "emit/Shards.h"
+#include "geometry/RunGeometry.h"
 #include "run/Emit.h"
 
 namespace impact::cli {
@@ -251,6 +252,32 @@ absl::StatusOr<std::shared_ptr<const emit::EmitDocument>> autoEmit(const ReportR
   auto doc = emitter::runEmit(o);
   if (!doc.ok()) return doc.status();
   return std::make_shared<const emit::EmitDocument>(std::move(*doc));
+}
+
+absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(const ReportRequest& req, const Report& report,
+                                                                            bool always, std::string* note) {
+  bool changed = false;
+  for (const auto& r : report.rows)
+    if ((r.contract == "launch-surface:grid" || r.contract == "launch-surface:block") && r.status == Status::Changed)
+      changed = true;
+  if (!always && !changed) {
+    *note = "geometry not evaluated: no launch-surface grid or block row changed";
+    return std::shared_ptr<const emit::GeometryDocument>();
+  }
+  emitter::GeometryOptions o;
+  o.repo = req.repo;
+  o.head = req.head;
+  o.base = req.base;
+  o.config = req.config;
+  emitter::GeometryStats stats;
+  auto doc = emitter::runGeometry(o, &stats);
+  if (!doc.ok()) return doc.status();
+  std::fprintf(stderr,
+               "impact: geometry: %zu families, %zu variants (%zu families at the merge base too); %zu harnesses "
+               "compiled, %zu from the cache; %zu Python evaluations ran, %zu from the cache; %.2f s\n",
+               stats.families, stats.variants, stats.baseFamilies, stats.compiled, stats.cachedBinaries, stats.ranPython,
+               stats.cachedPython, stats.seconds);
+  return std::make_shared<const emit::GeometryDocument>(std::move(*doc));
 }
 
 }  // namespace impact::cli

@@ -20,4 +20,10 @@ std::shared_ptr<const emit::EmitDocument> loadEmitDocument(const std::string& fi
 absl::StatusOr<std::shared_ptr<const emit::EmitDocument>> autoEmit(const ReportRequest& req, const Report& report,
                                                                   std::string* note);
 
+// --geometry (always) and --emit auto (when a launch-surface:grid/block row changed): the geometry
+// differential at the head (emitter/geometry/). Returns the evaluation, or null with *note set
+// when it did not run; stats go to stderr.
+absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(const ReportRequest& req, const Report& report,
+                                                                            bool always, std::string* note);
+
 }  // namespace impact::cli

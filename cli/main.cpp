@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV [--head REV] [--target-tip REV]
                      [--format text|json|sarif|github] [--fail-on breaks|needs-device]
                      [--generic-targets PATH] [--config FILE] [--emit FILE|auto]
-                     [--cache DIR | --no-cache] [--stats]
+                     [--geometry] [--cache DIR | --no-cache] [--stats]
        impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N] [--shard K/N]  (impact emit --help)
        impact emit --merge SHARD.json... [--out FILE]
        impact facts FILE [--as PATH]
@@ -52,12 +52,18 @@ packs, test pins and launch calls) with the Python builder, at the merge base an
   --config FILE       where things live, when the tree is not laid out like the monorepo
                       (YAML: provider_root, library_root, python_roots, cpp_roots,
                       manifest_roots, descriptor_roots, import_roots, generic_target_table,
-                      packs_dir); default: .impactd.yaml at the work tree's root if present
+                      packs_dir, geometry); default: .impactd.yaml at the work tree's root if present
   --emit FILE|auto    fold an emit document (impact emit): a changed row on a shipped module
                       becomes inert when every family importing it emitted equal arguments, IR
                       and compile inputs at both revisions (docs/emitter.md); refused (exit 3)
                       when made for other trees, of another schema, or malformed. auto: run
                       the emitter first when a shipped Python module changed in code
+  --geometry          evaluate each profile's grid/block on every shipped variant: the Python
+                      functions (the emitter's sandboxed child) and the header-only C++
+                      geometry through the pack's call site (a generated harness compiled with
+                      $IMPACT_CXX, $CXX, c++, g++ or clang++); a disagreement is a mismatch,
+                      agreement folds the rows to inert, else "not checked: why" (docs/contracts.md,
+                      Geometry). --emit auto does it when a grid or block row changed
   --cache DIR         where extracted facts persist between runs (shared with impactd and
                       other impact processes); default: $XDG_CACHE_HOME/impactd, else
                       ~/.cache/impactd. Bounded (1 GiB, least recently used out first)
@@ -141,7 +147,7 @@ int main(int argc, char** argv) {
   impact::ReportRequest req;
   std::string format = "text", failOn, genericTargets, emitFile;
   std::string cacheDir;
-  bool haveBase = false, noCache = false, stats = false;
+  bool haveBase = false, noCache = false, stats = false, geometry = false;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -165,6 +171,7 @@ int main(int argc, char** argv) {
     else if (a == "--emit") ok = value(emitFile);
     else if (a == "--cache") ok = value(cacheDir);
     else if (a == "--no-cache") noCache = true;
+    else if (a == "--geometry") geometry = true;
     else if (a == "--stats") stats = true;
     else return usage("unknown option '" + a + "'");
     if (!ok) return usage(a + " needs a value");
@@ -201,6 +208,21 @@ int main(int argc, char** argv) {
     }
     if (*doc) {
       req.emit = *doc;
+      report = impact::runReport(req, layout, cache);
+    } else {
+      report->notes.push_back(note);
+    }
+  }
+  if (report.ok() && (geometry || emitFile == "auto")) {
+    std::string note;
+    auto doc = impact::cli::runGeometryFor(req, *report, geometry, &note);
+    if (!doc.ok()) {
+      std::fprintf(stderr, "impact: the geometry differential could not run: %s\n",
+                   std::string(doc.status().message()).c_str());
+      return 3;
+    }
+    if (*doc) {
+      req.geometry = *doc;
       report = impact::runReport(req, layout, cache);
     } else {
       report->notes.push_back(note);

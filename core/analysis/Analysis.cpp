@@ -302,6 +302,14 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
     absl::Status st = foldEmit(req, **repo, *baseSnap, *headSnap, headFacts, layout, targetTip, rep);
     if (!st.ok()) return st;
   }
+  if (req.geometry) {
+    if (req.geometry->headTree != emit::treeKey(*headSnap))
+      return absl::FailedPreconditionError(absl::StrCat("the geometry evaluation is for another head (",
+                                                        req.geometry->headTree, ") than this report's (",
+                                                        emit::treeKey(*headSnap), ")"));
+    auto out = emit::foldGeometry(rep.rows, *req.geometry, changedPaths(*baseSnap, *headSnap));
+    rep.notes.insert(rep.notes.end(), out.notes.begin(), out.notes.end());
+  }
   rep.rollup = rollUp(rep.rows);
   size_t pre = 0;
   for (const auto& r : rep.rows)

@@ -10,6 +10,7 @@
 #include "contracts/Kernargs.h"
 #include "emit/EmitDocument.h"
 #include "emit/Fold.h"
+#include "emit/Geometry.h"
 #include "git/Snapshot.h"
 #include "extract/Extract.h"
 #include "model/Layout.h"
@@ -36,6 +37,9 @@ struct ReportRequest {
   // language server's impact.run: it includes the emit result only when one for the same trees
   // exists).
   bool emitIfSameTrees = false;
+  // The geometry differential's evaluation (emitter/geometry/, issue 17): folds or breaks the
+  // launch-surface:grid/block rows (core/emit/Geometry.h); refused when made for another head.
+  std::shared_ptr<const emit::GeometryDocument> geometry;
 };
 
 // With a target tip, base-vs-merged is judged as well: the head commit merged into the tip in

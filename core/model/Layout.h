@@ -2,6 +2,7 @@
 // every path is repository-relative and can be overridden.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ struct Layout {
   // end in generic_targets.json. A missing table is a note, not an error.
   std::string genericTargetTable = "dnn-providers/hip-kernel-provider/descriptor-packaging/generic_targets.json";
   std::string packsDir = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/";
+  // `.impactd.yaml` `geometry:`: per family (its profile's slug), a geometry call-site argument
+  // impactd cannot resolve (as written, whitespace collapsed) -> a C++ expression of the header's
+  // other parameters that computes it (the geometry differential, emitter/geometry/).
+  std::map<std::string, std::map<std::string, std::string>> geometryDeclarations;
 
   // Is the file one impactd extracts facts from?
   bool analysed(std::string_view path) const;

@@ -56,6 +56,26 @@ absl::StatusOr<Layout> layoutFromYaml(std::string_view content, Layout layout) {
     else if (key == "manifest_roots") st = many(layout.manifestRoots, true);
     else if (key == "descriptor_roots") st = many(layout.descriptorRoots, true);
     else if (key == "import_roots") st = many(layout.importRoots, false);
+    else if (key == "geometry") {
+      // {<family>: {<call-site expression>: <C++ expression of the other parameters>}}
+      auto bad = [&] {
+        return absl::InvalidArgumentError(absl::StrCat(where(), "geometry maps a family to {expression: C++ expression}"));
+      };
+      if (!v.IsMap()) st = bad();
+      for (auto fam = v.begin(); st.ok() && fam != v.end(); ++fam) {
+        if (!fam->first.IsScalar() || !fam->second.IsMap()) {
+          st = bad();
+          break;
+        }
+        for (const auto& e : fam->second) {
+          if (!e.first.IsScalar() || !e.second.IsScalar()) {
+            st = bad();
+            break;
+          }
+          layout.geometryDeclarations[fam->first.Scalar()][e.first.Scalar()] = e.second.Scalar();
+        }
+      }
+    }
     else st = absl::InvalidArgumentError(absl::StrCat(where(), "unknown key '", key, "'"));
     if (!st.ok()) return st;
   }

@@ -12,6 +12,11 @@ Requests:
    "variants": [{"name": ..., "arch": "gfx950", "spec": {...}}], "probe": false}
       -> {"variants": [{"name": ..., "kernels": [...]} | {"name": ..., "error": "..."}],
           "error": "..." (the family could not be set up), "probe": {...} (pack-time tables)}
+  {"mode": "geometry", "import_roots": [...], "family": {"source": ..., "builder": ...},
+   "functions": {"grid": "attention_dense_grid", "block": "Spec.block"},
+   "variants": [{"name": ..., "spec": {...}}]}
+      -> {"variants": [{"name": ..., "grid": [x, y, z], "block": [x, y, z]} | {"name": ..., "error": "..."}],
+          "error": "..." (the module does not import, a function is not there)}
 """
 
 import dataclasses
@@ -198,6 +203,110 @@ def do_build(req):
     return answer
 
 
+def _dataclass_params(fn):
+    """[(name, class, has_default)] of fn's parameters whose type hint is a dataclass."""
+    import inspect
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:  # noqa: BLE001 - an unresolvable hint: no routing through it
+        hints = {}
+    out = []
+    for name, p in inspect.signature(fn).parameters.items():
+        cls = hints.get(name)
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls):
+            out.append((name, cls, p.default is not inspect.Parameter.empty))
+    return out
+
+
+def _geometry_function(module, spec_cls, name):
+    """A module-level function, or a method of the builder's spec class ("Spec.grid" or "grid")."""
+    fn = getattr(module, name, None)
+    if callable(fn):
+        return fn, False
+    method = name.rsplit(".", 1)[-1]
+    fn = getattr(spec_cls, method, None) if spec_cls is not None else None
+    if callable(fn):
+        return fn, True
+    raise AttributeError(f"{module.__name__} has no function {name} (nor has {getattr(spec_cls, '__name__', 'its spec class')})")
+
+
+def _route(spec, classes, where="spec"):
+    """Routes each key of a shipped spec to every dataclass that has the field (a KDP spec can carry
+    a second dataclass's tuning fields); a key no class has is an error, never dropped."""
+    fields = {cls: {f.name for f in dataclasses.fields(cls)} for cls in classes}
+    parts = {cls: {} for cls in classes}
+    unknown = []
+    for key, value in spec.items():
+        owners = [cls for cls in classes if key in fields[cls]]
+        if not owners:
+            unknown.append(key)
+        for cls in owners:
+            parts[cls][key] = value
+    if unknown:
+        names = ", ".join(c.__name__ for c in classes)
+        raise TypeError(f"{where}: no field {', '.join(sorted(unknown))} in {names}")
+    return parts
+
+
+def _triple(value, what):
+    if not isinstance(value, (tuple, list)) or len(value) != 3:
+        raise TypeError(f"{what} returned {value!r}, not 3 values")
+    out = []
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{what} returned {value!r}, not 3 integers")
+        out.append(int(v))
+    return out
+
+
+def _call_geometry(fn, is_method, params, instances, spec_cls, what):
+    kwargs = {}
+    for name, cls, has_default in params:
+        if instances[cls] is not None:
+            kwargs[name] = instances[cls]
+        elif not has_default:
+            kwargs[name] = build_spec(cls, {})
+    # A method of the spec class: the spec is self (its parameter has no hint, so it is not in params).
+    return _triple(fn(instances[spec_cls], **kwargs) if is_method else fn(**kwargs), what)
+
+
+def do_geometry(req):
+    family = req["family"]
+    answer = {"variants": []}
+    try:
+        module = importlib.import_module(_module_of(family["source"]))
+        builder = getattr(module, family["builder"])
+        spec_cls = _spec_class(builder)
+        fns = {}
+        for axis, name in sorted(req.get("functions", {}).items()):
+            fn, is_method = _geometry_function(module, spec_cls, name)
+            fns[axis] = (name, fn, is_method, _dataclass_params(fn))
+    except Exception as exc:  # noqa: BLE001 - the family cannot be set up
+        answer["error"] = _short_error(exc)
+        return answer
+    classes = [spec_cls]
+    for _, cls, _ in _dataclass_params(builder) + [p for f in fns.values() for p in f[3]]:
+        if cls not in classes:
+            classes.append(cls)
+    for variant in req.get("variants", []):
+        rec = {"name": variant.get("name", "")}
+        try:
+            parts = _route(variant.get("spec") or {}, classes)
+            instances = {cls: (build_spec(cls, parts[cls]) if parts[cls] or cls is spec_cls else None)
+                         for cls in classes}
+            for axis, (name, fn, is_method, params) in fns.items():
+                rec[axis] = _call_geometry(fn, is_method, params, instances, spec_cls, name)
+        except Exception as exc:  # noqa: BLE001 - one variant's failure is recorded, not fatal
+            if _limit_hit(exc):
+                answer["error"] = _short_error(exc)
+                return answer
+            for axis in fns:
+                rec.pop(axis, None)
+            rec["error"] = _short_error(exc)
+        answer["variants"].append(rec)
+    return answer
+
+
 def do_flavors(req):
     for name in ("rocke.core.llvm_profile", "rocke.core.lower_llvm"):
         ladder = _lookup(name, "_ROCM_FLAVOR_LADDER")
@@ -224,7 +333,8 @@ def main():
     os.dup2(2, 1)  # the tree's own prints go to stderr; the answer goes to the saved stdout
     mode = req.get("mode")
     try:
-        answer = do_flavors(req) if mode == "flavors" else do_build(req)
+        answer = (do_flavors(req) if mode == "flavors" else do_geometry(req) if mode == "geometry"
+                  else do_build(req))
     except Exception as exc:  # noqa: BLE001
         answer = {"error": _short_error(exc)}
     answer["driver_version"] = DRIVER_VERSION

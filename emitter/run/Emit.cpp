@@ -45,19 +45,6 @@ std::string defaultCacheDir() {
   return "/tmp/impactd-cache";
 }
 
-namespace {
-
-struct Side {
-  Snapshot snap;
-  TreeFacts facts;
-  std::unique_ptr<ModuleGraph> graph;
-  ExportedTree tree;
-  std::map<std::string, std::string> dataBlobs;  // non-Python files below the import roots
-  json ladder = json::array();
-  std::set<std::string> driverClosure;  // modules the driver imports for every family
-};
-
-
 absl::StatusOr<Driver> installDriver(const std::string& cacheDir, const Limits& limits, bool unconfined) {
   Driver d;
   d.version = blobId(absl::StrCat(driver_sources::kDriver, "\n--\n", driver_sources::kProbe)).substr(0, 16);
@@ -84,6 +71,19 @@ absl::StatusOr<Driver> installDriver(const std::string& cacheDir, const Limits& 
   }
   return d;
 }
+
+namespace {
+
+struct Side {
+  Snapshot snap;
+  TreeFacts facts;
+  std::unique_ptr<ModuleGraph> graph;
+  ExportedTree tree;
+  std::map<std::string, std::string> dataBlobs;  // non-Python files below the import roots
+  json ladder = json::array();
+  std::set<std::string> driverClosure;  // modules the driver imports for every family
+};
+
 
 bool underRoots(const std::string& path, const Layout& layout) {
   for (const auto& r : layout.importRoots)

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "emit/EmitDocument.h"
 #include "process/Confine.h"
+#include "run/DriverCall.h"
 
 namespace impact::emitter {
 
@@ -46,6 +47,11 @@ struct EmitStats {
 absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* stats = nullptr);
 
 std::string defaultCacheDir();
+
+struct Driver;
+// Writes the driver into the cache folder and finds the python3 it runs with and the confinement
+// its children enter (--unconfined: none of Landlock, namespaces or seccomp).
+absl::StatusOr<Driver> installDriver(const std::string& cacheDir, const Limits& limits, bool unconfined);
 
 // The confinement every child of a run would enter here (impact emit --sandbox-check).
 absl::StatusOr<Confinement> sandboxInForce(const Limits& limits);

@@ -101,3 +101,26 @@ TEST(LayoutConfig, LibraryPathsThatClimbOutOfTheLibraryResolve) {
 
 }  // namespace
 }  // namespace impact
+
+namespace impact {
+namespace {
+
+// geometry: per family, a call-site expression -> the C++ expression that computes it.
+TEST(LayoutConfig, GeometryDeclarationsAreReadPerFamily) {
+  auto l = layoutFromYaml(R"yaml(
+geometry:
+  gfx950_conv_fwd:
+    "matched->geometry": "deriveGeometry(problem).value()"
+)yaml");
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_EQ(l->geometryDeclarations.at("gfx950_conv_fwd").at("matched->geometry"), "deriveGeometry(problem).value()");
+  for (const char* text : {"geometry:\n  gfx950_conv_fwd: [a, b]\n", "geometry: [a]\n", "geometry: x\n",
+                           "geometry:\n  f:\n    e: [1]\n", "geometry:\n  [f]: {e: x}\n"}) {
+    auto bad = layoutFromYaml(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(std::string(bad.status().message()).find("geometry maps a family"), std::string::npos) << bad.status();
+  }
+}
+
+}  // namespace
+}  // namespace impact

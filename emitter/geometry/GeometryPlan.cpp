@@ -1,0 +1,244 @@
+#include "geometry/GeometryPlan.h"
+
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "contracts/DeclaredSurfaces.h"
+
+namespace impact::emitter {
+
+namespace {
+
+using nlohmann::json;
+
+std::string baseName(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+bool integralType(const std::string& type) {
+  for (const char* t : {"int64_t", "int32_t", "int", "long", "unsigned", "uint32_t", "uint64_t", "size_t", "bool"})
+    if (type == t || type == absl::StrCat("const ", t) || type == absl::StrCat("std::", t) ||
+        type == absl::StrCat("const std::", t))
+      return true;
+  return false;
+}
+
+bool stringType(const std::string& type) { return type.find("string") != std::string::npos; }
+
+// Every shipped UKD of (source, builder) in the head's descriptors.
+std::vector<GeometryInput> shippedVariants(const Snapshot& head, const TreeFacts& facts, const std::string& source,
+                                           const std::string& builder, std::vector<std::string>& inputs,
+                                           std::set<std::string>& archs) {
+  std::vector<GeometryInput> out;
+  std::set<std::string> seen;
+  for (const auto& [path, f] : facts.files) {
+    if (!f || !f->descriptor) continue;
+    bool ships = false;
+    for (const auto& l : f->descriptor->launches) ships = ships || (l.source == source && l.builder == builder);
+    if (!ships) continue;
+    auto text = head.read(path);
+    if (!text.ok()) continue;
+    json doc = json::parse(*text, nullptr, false);
+    if (!doc.is_object()) continue;
+    inputs.push_back(path);
+    for (const auto& a : f->descriptor->arch) archs.insert(a);
+    json ukds = doc.contains("kernelDescriptors") ? doc["kernelDescriptors"] : json::array({doc});
+    if (!ukds.is_array()) continue;
+    for (const auto& u : ukds) {
+      if (!u.is_object() || !u.contains("kernel_source") || !u["kernel_source"].is_object()) continue;
+      const json& ks = u["kernel_source"];
+      if (ks.value("kind", "") != "rocke" || ks.value("source", "") != source || ks.value("builder", "") != builder)
+        continue;
+      GeometryInput v;
+      v.id = u.contains("id") && u["id"].is_string() ? u["id"].get<std::string>() : "";
+      v.name = u.contains("name") && u["name"].is_string() ? u["name"].get<std::string>() : v.id;
+      v.spec = ks.contains("spec") && ks["spec"].is_object() ? ks["spec"] : json::object();
+      v.metadata = u.contains("metadata") && u["metadata"].is_object() ? u["metadata"] : json::object();
+      if (seen.insert(v.name).second) out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+// The pack calling the header function: a C++ file including the header whose call feeds the launch.
+void findCallSite(const Snapshot& head, const TreeFacts& facts, GeometryFamilyPlan& plan, const std::string& function) {
+  std::string header = baseName(plan.family.header);
+  for (const auto& [path, f] : facts.files) {
+    if (!f || f->kind != FileKind::Cpp || path == plan.family.header) continue;
+    bool includes = false;
+    for (const auto& inc : f->symbols.includes) includes = includes || baseName(inc) == header;
+    if (!includes) continue;
+    auto text = head.read(path);
+    if (!text.ok()) continue;
+    auto sites = findGeometryCallSites(*text, function);
+    if (sites.empty()) continue;
+    plan.site = sites.front();
+    plan.family.pack = path;
+    return;
+  }
+}
+
+// Each header parameter's feed, and the plan's text; the first argument no source resolves makes
+// the family "not checked".
+void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::string>* declared) {
+  const auto& params = plan.header.params;
+  const auto& args = plan.site.args;
+  if (params.size() != args.size()) {
+    plan.cppWhy = absl::StrCat("the call in ", plan.family.pack, " passes ", args.size(), " arguments; ",
+                                          plan.family.headerFunction, " takes ", params.size());
+    return;
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    const GeometryArgument& a = args[i];
+    const GeometryParam& p = params[i];
+    GeometryFeed feed;
+    std::string from;
+    if (a.source == "metadata" && (integralType(p.type) || stringType(p.type))) {
+      feed.kind = integralType(p.type) ? GeometryFeed::Kind::Integer : GeometryFeed::Kind::String;
+      feed.key = a.value;
+      from = absl::StrCat("metadata ", a.value);
+    } else if (a.source == "literal") {
+      feed.kind = GeometryFeed::Kind::Literal;
+      feed.literal = a.value;
+      from = absl::StrCat("literal ", a.value);
+    } else if (a.source == "descriptor-id" && stringType(p.type)) {
+      feed.kind = GeometryFeed::Kind::DescriptorId;
+      from = "the descriptor's id";
+    } else if (declared && declared->count(a.expression)) {
+      feed.kind = GeometryFeed::Kind::Declared;
+      feed.literal = declared->at(a.expression);
+      from = absl::StrCat("declared `", feed.literal, "` (.impactd.yaml)");
+    } else {
+      plan.cppWhy =
+          absl::StrCat("argument #", i + 1, " ", p.name, " (`", a.expression, "` in ", plan.family.pack,
+                       ") resolves to no metadata field, literal, equality witness, alias or .impactd.yaml declaration");
+      plan.feeds.clear();
+      return;
+    }
+    plan.family.plan.push_back(absl::StrCat(p.name, " <- ", from, a.via.empty() ? "" : absl::StrCat(" (", a.via, ")")));
+    plan.feeds.push_back(std::move(feed));
+  }
+}
+
+const SurfaceEntry* entryNamed(const Manifest& m, const std::string& name) {
+  for (const auto& e : m.surfaces)
+    if (e.name == name && !e.pythonProse && !e.pythonPath.empty()) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFacts& facts, const Layout& base) {
+  std::vector<GeometryFamilyPlan> out;
+  for (const auto& [mpath, mf] : facts.files) {
+    if (!mf || !mf->manifest) continue;
+    const Manifest& m = *mf->manifest;
+    const SurfaceEntry* grid = entryNamed(m, "grid");
+    if (!grid) continue;
+    const SurfaceEntry* block = entryNamed(m, "block");
+    if (block && (block->pythonPath != grid->pythonPath || block->cppPath != grid->cppPath ||
+                  block->cppSymbol != grid->cppSymbol))
+      block = nullptr;  // another function pair: not this slice's form
+    const Layout layout = profileLayout(m, base);
+    GeometryFamilyPlan plan;
+    emit::GeometryFamily& f = plan.family;
+    f.manifest = mpath;
+    f.module = layout.libraryPath(grid->pythonPath);
+    f.gridFunction = grid->pythonSymbol;
+    f.blockFunction = block ? block->pythonSymbol : "";
+    f.header = grid->cppPath;
+    f.headerFunction = grid->cppSymbol;
+    plan.source = grid->pythonPath;
+    plan.builder = m.builder;
+    f.inputs = {mpath, f.module, f.header};
+    std::set<std::string> archs;
+    if (!m.arch.empty()) archs.insert(m.arch);
+    if (plan.builder.empty())
+      for (const auto& [p, df] : facts.files)
+        if (df && df->descriptor)
+          for (const auto& l : df->descriptor->launches)
+            if (l.source == plan.source && plan.builder.empty()) plan.builder = l.builder;
+    plan.variants = shippedVariants(head, facts, plan.source, plan.builder, f.inputs, archs);
+    f.archs.assign(archs.begin(), archs.end());
+    out.push_back(std::move(plan));
+    GeometryFamilyPlan& p = out.back();
+    if (p.family.gridFunction.empty() || p.family.headerFunction.empty()) {
+      p.family.notChecked = "the grid surface names no Python function or no header function";
+      continue;
+    }
+    if (p.builder.empty()) {
+      p.family.notChecked = absl::StrCat("no builder: the profile names none and no descriptor ships ", p.source);
+      continue;
+    }
+    auto headerText = head.read(p.family.header);
+    if (!headerText.ok()) {
+      p.cppWhy = absl::StrCat("the header ", p.family.header, " is not in the tree");
+      continue;
+    }
+    p.header = readGeometryHeader(*headerText, p.family.headerFunction);
+    if (!p.header.found) {
+      p.cppWhy = absl::StrCat(p.family.header, " defines no function ", p.family.headerFunction);
+      continue;
+    }
+    findCallSite(head, facts, p, p.family.headerFunction);
+    if (p.family.pack.empty()) {
+      p.cppWhy = absl::StrCat("no call of ", p.family.headerFunction,
+                                         " feeding setGridSize/setBlockSize in a C++ file including ", p.family.header);
+      continue;
+    }
+    p.family.inputs.push_back(p.family.pack);
+    std::string family = m.slug;
+    if (family.empty()) family = baseName(mpath).substr(0, baseName(mpath).find('.'));
+    auto declared = base.geometryDeclarations.find(family);
+    planArguments(p, declared == base.geometryDeclarations.end() ? nullptr : &declared->second);
+  }
+  return out;
+}
+
+namespace {
+
+std::string hex(const std::string& s) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string harnessLine(const GeometryFamilyPlan& plan, const GeometryInput& v, std::string* why) {
+  std::string line;
+  for (const GeometryFeed& feed : plan.feeds) {
+    if (feed.kind == GeometryFeed::Kind::Literal || feed.kind == GeometryFeed::Kind::Declared) continue;
+    std::string field;
+    if (feed.kind == GeometryFeed::Kind::DescriptorId) {
+      field = hex(v.id);
+    } else {
+      if (!v.metadata.contains(feed.key)) {
+        *why = absl::StrCat("its metadata has no ", feed.key);
+        return "";
+      }
+      const json& m = v.metadata[feed.key];
+      if (feed.kind == GeometryFeed::Kind::String) {
+        if (!m.is_string()) {
+          *why = absl::StrCat("its metadata ", feed.key, " is not a string");
+          return "";
+        }
+        field = hex(m.get<std::string>());
+      } else if (m.is_boolean()) {
+        field = m.get<bool>() ? "1" : "0";
+      } else if (m.is_number_integer()) {
+        field = std::to_string(m.get<int64_t>());
+      } else {
+        *why = absl::StrCat("its metadata ", feed.key, " (", m.dump(), ") is not an integer");
+        return "";
+      }
+    }
+    line += (line.empty() ? "" : "\t") + field;
+  }
+  return line.empty() ? "-" : line;
+}
+
+}  // namespace impact::emitter

@@ -1,0 +1,35 @@
+// `impact report --geometry` (and --emit auto): the geometry differential at the head (issue 17).
+// Per family of geometry/GeometryPlan.h, the Python grid/block functions in the driver's geometry
+// mode (the emitter's sandboxed child) and the generated C++ harness (geometry/Harness.h), on every
+// shipped variant; the judgement is core's (emit/Geometry.h).
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "emit/Geometry.h"
+#include "process/Confine.h"
+
+namespace impact::emitter {
+
+struct GeometryOptions {
+  std::string repo = ".";
+  std::string head;      // "" = the working tree
+  std::string base;      // the target: at the merge base, the families that disagree at the head are evaluated too
+  std::string config;    // layout configuration (as impact report --config)
+  std::string cacheDir;  // "" = the emitter's default (run/Emit.h defaultCacheDir)
+  double familyBudget = 120;  // seconds per family (the Python child, the compile, the run)
+  bool unconfined = false;
+  Limits limits;
+};
+
+struct GeometryStats {
+  size_t families = 0, variants = 0, compiled = 0, cachedBinaries = 0;
+  size_t ranPython = 0, cachedPython = 0;  // Python answers evaluated / taken from the cache
+  size_t baseFamilies = 0;                 // families evaluated at the merge base too (they disagree at the head)
+  double seconds = 0;
+};
+
+absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, GeometryStats* stats = nullptr);
+
+}  // namespace impact::emitter

@@ -1,0 +1,305 @@
+// The geometry differential (issue 17) through the real `impact report --geometry`, on the real
+// gfx942 dense files of shared/real-data/rocm-libraries (module, pack, header, profile) in a tree
+// assembled from shared/real-data/rocke-cpu (the rocKE platform package and the gfx950 dense
+// module the gfx942 one imports), with a stand-in for kernels.gfx942.attention_tiled_2d (not in
+// the folder; two names are imported) and a KDP in the real format whose specs carry
+// Gfx942DenseTuning fields (block_m, iglp, lds_row_pad) beside AttentionDenseSpec's.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "support/FixtureRepo.h"
+#include "support/RealCorpus.h"
+#include "support/ReportText.h"
+
+namespace impact::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kHkp = "dnn-providers/hip-kernel-provider/";
+constexpr const char* kModule = "dnn-providers/hip-kernel-provider/rocke/library/kernels/gfx942/attention_dense.py";
+constexpr const char* kPack =
+    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx942AttentionDenseNative.cpp";
+constexpr const char* kHeader =
+    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx942AttentionDenseGeometry.hpp";
+constexpr const char* kProfile = "projects/hipdnn/tools/IngestorGenerator/configs/gfx942_attention_dense.profile.yaml";
+constexpr const char* kKdp =
+    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/descriptors/rocKE/gfx942_attention_dense/"
+    "gfx942_attention_dense.kdp.json";
+
+// Six shipped variants: four on the default 3-D grid (every one with seqlen_q/block_m, the head
+// count and the batch pairwise different, so a swap of any two grid axes shows), two persistent.
+struct Shape {
+  const char* dtype;
+  int d, hq, hkv, b, s, bm;
+  bool persistent;
+};
+constexpr Shape kShapes[] = {{"bf16", 128, 8, 8, 2, 512, 256, false},  {"bf16", 128, 16, 2, 1, 1024, 128, false},
+                             {"fp16", 64, 16, 16, 4, 256, 64, false},  {"bf16", 128, 32, 8, 2, 4096, 256, true},
+                             {"bf16", 64, 16, 4, 1, 8192, 128, true},  {"fp16", 128, 8, 8, 1, 768, 256, false}};
+
+std::string kdpText() {
+  nlohmann::json ukds = nlohmann::json::array();
+  int i = 0;
+  for (const Shape& s : kShapes) {
+    std::string dt = s.dtype;
+    std::string name = "attention_dense." + dt + "_d" + std::to_string(s.d) + "_hq" + std::to_string(s.hq) + "_kv" +
+                       std::to_string(s.hkv) + "_b" + std::to_string(s.b) + "_s" + std::to_string(s.s) + "_bm" +
+                       std::to_string(s.bm) + (s.persistent ? "_persist304" : "") + ".gfx942";
+    nlohmann::json spec = {{"dtype", dt}, {"head_size", s.d}, {"num_query_heads", s.hq}, {"num_kv_heads", s.hkv},
+                           {"causal", true}, {"batch", s.b}, {"seqlen_q", s.s}, {"seqlen_kv", s.s},
+                           {"sliding_window", 0}, {"ragged", false}, {"varlen", false}, {"persistent", s.persistent},
+                           {"block_n", 64}, {"waves_per_eu", 2}, {"lds_k_group_pad", 8}, {"interleave", false},
+                           {"num_persistent", 304}, {"block_m", s.bm}, {"iglp", false}, {"lds_row_pad", 8}};
+    nlohmann::json metadata = {{"dtype", dt == "bf16" ? "BF16" : "FP16"}, {"head_size", s.d}, {"num_query_heads", s.hq},
+                               {"num_kv_heads", s.hkv}, {"seqlen_q", s.s}, {"seqlen_kv", s.s}, {"batch", s.b},
+                               {"causal", 1}, {"block_n", 64}, {"block_m", s.bm}, {"waves_per_eu", 2},
+                               {"persistent", s.persistent ? 1 : 0}, {"num_persistent", 304}, {"use_exp2_fast", -1}};
+    ukds.push_back({{"version", "1.0"},
+                    {"id", "7f3c9a1e-0000-4000-8000-00000000000" + std::to_string(i++)},
+                    {"name", name},
+                    {"kernel_source", {{"kind", "rocke"}, {"source", "kernels/gfx942/attention_dense.py"},
+                                       {"builder", "build_attention_dense"}, {"spec", spec}}},
+                    {"metadata", metadata},
+                    {"priority", 0}});
+  }
+  nlohmann::json kdp = {{"version", "1.0"}, {"id", "gfx942_attention_dense"}, {"name", "gfx942_attention_dense"},
+                        {"matchers", {"hipkernel.gfx942_attention_dense.graph_match"}},
+                        {"engine", "hipkernel:Gfx942AttentionDense"},
+                        {"dispatch", "hipkernel.gfx942_attention_dense.dispatch"},
+                        {"kernelDescriptors", ukds}, {"arch", {"gfx942"}}};
+  return kdp.dump(1) + "\n";
+}
+
+class RealGeometry : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string shared = sharedDir();
+    if (shared.empty() || !fs::is_directory(shared + "/real-data/rocke-cpu") ||
+        !fs::is_directory(shared + "/real-data/rocm-libraries"))
+      GTEST_SKIP() << "shared/real-data is absent: the geometry differential is not checked on real files";
+    repo_ = std::make_unique<FixtureRepo>();
+    fs::copy(shared + "/real-data/rocke-cpu", repo_->dir(), fs::copy_options::recursive);
+    for (const char* p : {kModule, kPack, kHeader, kProfile}) {
+      fs::create_directories((fs::path(repo_->dir()) / p).parent_path());
+      fs::copy_file(shared + "/real-data/rocm-libraries/" + p, fs::path(repo_->dir()) / p);
+    }
+    std::string lib = std::string(kHkp) + "rocke/library/kernels/gfx942/";
+    repo_->write(lib + "__init__.py", "# stub: not from the repository\n");
+    repo_->write(lib + "attention_tiled_2d.py",
+                 "# stub: not from the repository -- the two C-output lane maps attention_dense imports.\n"
+                 "def _mfma_32x32_c_row(b, lane, i):\n    raise NotImplementedError('stand-in')\n\n\n"
+                 "def _mfma_32x32_c_col(b, lane, i):\n    raise NotImplementedError('stand-in')\n");
+    repo_->write(kKdp, kdpText());
+    repo_->commit("the real gfx942 dense family, shipped");
+    repo_->git("checkout -q -b feature");
+    char tmpl[] = "/tmp/impact-geometry-cache-XXXXXX";
+    cache_ = ::mkdtemp(tmpl);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!cache_.empty()) fs::remove_all(cache_, ec);
+  }
+  RunResult report(const std::string& env = "") {
+    return run("env " + env + " IMPACT_CACHE_DIR=" + shellQuote(cache_) + " " +
+               shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " report --repo " + shellQuote(repo_->dir()) +
+               " --base main --head feature --geometry --no-cache");
+  }
+  // A Python-only refactor of the grid: the same ceiling, written another way.
+  void refactorPythonGrid() {
+    repo_->replace(kModule, "    nqb = (spec.seqlen_q + tuning.block_m - 1) // tuning.block_m\n",
+                   "    nqb = -(-spec.seqlen_q // tuning.block_m)  # ceiling division\n");
+  }
+  std::unique_ptr<FixtureRepo> repo_;
+  std::string cache_;
+};
+
+TEST_F(RealGeometry, TheUntouchedTreeAgreesOnEveryVariant) {
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("grid agrees on all 6 shipped variants; block agrees on all 6 shipped variants"), std::string::npos)
+      << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch"}).empty()) << r.out;
+  EXPECT_NE(r.err.find("1 harnesses compiled, 0 from the cache"), std::string::npos) << r.err;
+  RunResult warm = report();
+  EXPECT_NE(warm.err.find("0 harnesses compiled, 1 from the cache; 0 Python evaluations ran, 1 from the cache"),
+            std::string::npos) << warm.err;
+  EXPECT_NE(warm.out.find("grid agrees on all 6 shipped variants"), std::string::npos) << warm.out;
+}
+
+TEST_F(RealGeometry, PythonGridAxesSwappedMismatchOnEveryNonPersistentVariant) {
+  repo_->replace(kModule, "    return (nqb, spec.num_query_heads, spec.batch)\n",
+                 "    return (spec.num_query_heads, nqb, spec.batch)\n");
+  repo_->commit("swap the grid's x and y");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid", "grid axis x, y differs on 4 shipped variants of 6"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(rows[0].find("attention_dense.bf16_d128_hq8_kv8_b2_s512_bm256.gfx942: Python (8, 2, 2), C++ (2, 8, 2)"),
+            std::string::npos) << rows[0];
+  EXPECT_NE(rows[0].find("blockM <- metadata block_m"), std::string::npos) << rows[0];
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:block"}).empty()) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+TEST_F(RealGeometry, TheHeadersPersistentBranchRemovedMismatchOnEveryPersistentVariant) {
+  repo_->replace(kHeader, "    if(persistent != 0)\n    {\n        geometry.gridX = static_cast<unsigned>(numPersistent);\n"
+                          "        geometry.gridY = 1;\n        geometry.gridZ = 1;\n    }\n    else\n    {\n",
+                 "    {\n");
+  repo_->commit("launch every variant on the default grid (the defect that shipped)");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid", "differs on 2 shipped variants of 6"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(rows[0].find("_persist304.gfx942: Python (304, 1, 1), C++ (16, 32, 2)"), std::string::npos) << rows[0];
+  EXPECT_FALSE(rowsWith(r.out, {"inert", "launch-surface:block", "agree on every axis for all 6"}).empty()) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+// The defect already shipped at the merge base: the base is evaluated too (only because the head
+// disagrees), and the mismatch is pre-existing, not this change's.
+TEST_F(RealGeometry, ADisagreementTheBaseHasTooIsPreExisting) {
+  repo_->git("checkout -q main");
+  repo_->replace(kHeader, "    if(persistent != 0)\n    {\n        geometry.gridX = static_cast<unsigned>(numPersistent);\n"
+                          "        geometry.gridY = 1;\n        geometry.gridZ = 1;\n    }\n    else\n    {\n",
+                 "    {\n");
+  repo_->commit("the defect, shipped");
+  repo_->git("checkout -q -B feature");
+  refactorPythonGrid();
+  repo_->commit("refactor attention_dense_grid");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch (pre-existing)", "launch-surface:grid", "differs on 2 shipped variants of 6",
+                               "(already so at the base)"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+TEST_F(RealGeometry, TheCallSitePassingTwoArgumentsSwappedIsAMismatch) {
+  repo_->replace(kPack, "kernel.getIntMetadata(std::string(NUM_QUERY_HEADS_FIELD)),\n", "kernel.getIntMetadata(std::string(BATCH_FIELD)),\n");
+  repo_->replace(kPack, "                                     kernel.getIntMetadata(std::string(BATCH_FIELD)),\n"
+                        "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),",
+                 "                                     kernel.getIntMetadata(std::string(NUM_QUERY_HEADS_FIELD)),\n"
+                 "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),");
+  repo_->commit("pass batch and the head count the other way round");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid", "grid axis y, z differs on 4 shipped variants of 6"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_NE(rows[0].find("numQueryHeads <- metadata batch"), std::string::npos) << rows[0];
+  EXPECT_EQ(rows[0].find("already so at the base"), std::string::npos) << rows[0];
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+TEST_F(RealGeometry, APythonOnlyRefactorOfTheGridIsInert) {
+  refactorPythonGrid();
+  repo_->commit("refactor attention_dense_grid");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(rowsWith(r.out, {"inert", "launch-surface:grid", "agree on every axis for all 6 shipped variants"}).empty())
+      << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"changed"}).empty()) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+}
+
+// The call site passes a field of the graph's problem; kernelMatches requires
+// `intField(SEQLEN_Q_FIELD) != problem.seqLenQ` to decline, so on every variant it serves the
+// field equals the metadata: an equality witness, and the family is still evaluated.
+TEST_F(RealGeometry, AFieldTheMatcherEquatesWithMetadataIsFedFromThatMetadata) {
+  refactorPythonGrid();
+  repo_->replace(kPack, "        auto code\n            = buildIngestorKernelCode(",
+                 "        const auto problem = problemFor(*findTensor(context, binding.q), *findTensor(context, binding.k));\n"
+                 "        auto code\n            = buildIngestorKernelCode(");
+  repo_->replace(kPack, "kernel.getIntMetadata(std::string(SEQLEN_Q_FIELD)),", "problem.seqLenQ,");
+  repo_->commit("the query length from the graph");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(rowsWith(r.out, {"inert", "launch-surface:grid", "agree on every axis for all 6 shipped variants"}).empty())
+      << r.out;
+  EXPECT_NE(r.out.find("grid agrees on all 6 shipped variants"), std::string::npos) << r.out;
+}
+
+TEST_F(RealGeometry, NoCompilerOnPathIsNotCheckedAndSaysSo) {
+  refactorPythonGrid();
+  repo_->commit("refactor attention_dense_grid");
+  const char* python = "/usr/bin/python3";
+  RunResult r = report(std::string("-u CXX -u IMPACT_CXX IMPACT_PYTHON=") + python + " PATH=/nonexistent");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked: no C++ compiler"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NEEDS-DEVICE gfx942") << r.out;
+}
+
+TEST_F(RealGeometry, AnArgumentImpactdCannotResolveIsNotCheckedNamingIt) {
+  refactorPythonGrid();
+  repo_->replace(kPack, "                                     kernel.getIntMetadata(std::string(BATCH_FIELD)),\n"
+                        "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),",
+                 "                                     problemFor(context).batch,\n"
+                 "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),");
+  repo_->commit("the batch from the graph");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked: argument #4 batch (`problemFor(context).batch`"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
+}
+
+// What the code derives goes in .impactd.yaml, as a C++ expression of the header's other
+// parameters: the argument is then fed from it (here a wrong declaration, batch 1, which the
+// variants shipping batch 2 and 4 contradict).
+TEST_F(RealGeometry, AnArgumentDeclaredInImpactdYamlIsEvaluatedFromTheDeclaration) {
+  refactorPythonGrid();
+  repo_->replace(kPack, "                                     kernel.getIntMetadata(std::string(BATCH_FIELD)),\n"
+                        "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),",
+                 "                                     problemFor(context).batch,\n"
+                 "                                     kernel.getIntMetadata(std::string(PERSISTENT_FIELD)),");
+  repo_->write(".impactd.yaml", "geometry:\n  gfx942_attention_dense:\n    \"problemFor(context).batch\": \"numQueryHeads * 0 + 1\"\n");
+  repo_->commit("the batch from the graph, declared");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid", "grid axis z differs on 2 shipped variants of 6",
+                               "batch <- declared `numQueryHeads * 0 + 1` (.impactd.yaml)"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+}
+
+TEST_F(RealGeometry, AHeaderIncludingAHeaderTheTreeLacksIsNotCheckedNamingIt) {
+  refactorPythonGrid();
+  repo_->replace(kHeader, "#include <hipdnn_plugin_sdk/PluginException.hpp>\n",
+                 "#include <hipdnn_plugin_sdk/PluginException.hpp>\n#include <hipdnn_plugin_sdk/ingestor/LaunchLimits.hpp>\n");
+  repo_->commit("the header includes an SDK header the tree does not have");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked:", "does not compile standalone",
+                               "hipdnn_plugin_sdk/ingestor/LaunchLimits.hpp"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
+}
+
+// The whole real corpus as saved (no rocKE platform package, modules missing): every family says
+// "not checked" with every reason, never a pass. The gfx950 tiled family's geometry takes a
+// run-time request (`binding.totalQ`), not the shipped spec; the conv generation does not import.
+TEST(RealCorpusGeometry, FamiliesThatCannotBeEvaluatedAreNotCheckedNamingWhy) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  RealCorpusFixture repo;
+  char tmpl[] = "/tmp/impact-geometry-cache-XXXXXX";
+  std::string cache = ::mkdtemp(tmpl);
+  RunResult r = run("env IMPACT_CACHE_DIR=" + shellQuote(cache) + " " + shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") +
+                    " report --repo " + shellQuote(repo.dir()) + " --base main --head feature --geometry --no-cache");
+  std::error_code ec;
+  fs::remove_all(cache, ec);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rowsWith(r.out, {"note: geometry:", "Gfx950AttentionTiledGeometry.hpp:gfx950AttentionTiledGeometry",
+                             "grid not checked:", "argument #3 totalQ (`binding.totalQ`"}).size(), 1u) << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"note: geometry:", "Gfx950ConvFwdGeometry.hpp:launchGeometry", "grid not checked:",
+                             "No module named 'dispatch'"}).size(), 1u) << r.out;
+  EXPECT_EQ(rowsWith(r.out, {"note: geometry:", "Gfx942AttentionDenseGeometry.hpp", "grid not checked:",
+                             "No module named 'rocke'"}).size(), 1u) << r.out;
+  EXPECT_EQ(r.out.find("agrees on all"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace impact::testing

@@ -1,0 +1,98 @@
+// The geometry differential's judgement (core/emit/Geometry.h), a pure function: per variant and
+// axis; a disagreement or a throw is a mismatch, agreement folds a changed row to inert, and
+// anything not evaluated leaves it changed, saying why.
+#include <gtest/gtest.h>
+
+#include "emit/Geometry.h"
+
+namespace impact::emit {
+namespace {
+
+GeometrySide side(std::vector<int64_t> grid, std::vector<int64_t> block) { return {true, grid, block, ""}; }
+
+GeometryFamily family() {
+  GeometryFamily f;
+  f.manifest = "configs/x.profile.yaml";
+  f.module = "lib/kernels/x.py";
+  f.gridFunction = "x_grid";
+  f.blockFunction = "x_block";
+  f.header = "packs/XGeometry.hpp";
+  f.headerFunction = "xGeometry";
+  f.pack = "packs/XNative.cpp";
+  f.inputs = {f.manifest, f.module, f.header, f.pack};
+  f.plan = {"blockM <- metadata block_m"};
+  f.variants.push_back({"a", side({2, 8, 1}, {512, 1, 1}), side({2, 8, 1}, {512, 1, 1}), ""});
+  f.variants.push_back({"b", side({4, 8, 2}, {256, 1, 1}), side({4, 8, 2}, {256, 1, 1}), ""});
+  return f;
+}
+
+Row row(const std::string& name) {
+  Row r;
+  r.contract = "launch-surface:" + name;
+  r.status = Status::Changed;
+  r.python = Location{"lib/kernels/x.py", 1, "x_" + name, {}, {}};
+  r.mirror = Location{"packs/XGeometry.hpp", 1, "xGeometry", {}, {}};
+  r.message = "python side changed: x_" + name + " changed";
+  return r;
+}
+
+TEST(GeometryFold, AgreementFoldsTheChangedRowsToInert) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  std::vector<Row> rows = {row("grid"), row("block")};
+  auto out = foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_EQ(out.folded, 2u);
+  EXPECT_EQ(rows[0].status, Status::Inert);
+  EXPECT_NE(rows[0].message.find("agree on every axis for all 2 shipped variants"), std::string::npos) << rows[0].message;
+  ASSERT_EQ(out.notes.size(), 1u);
+  EXPECT_NE(out.notes[0].find("grid agrees on all 2 shipped variants"), std::string::npos) << out.notes[0];
+}
+
+TEST(GeometryFold, ADisagreementNamesTheAxesTheCountAndBothValues) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  doc.families[0].variants[1].cpp.grid = {8, 4, 2};
+  std::vector<Row> rows = {row("grid"), row("block")};
+  auto out = foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_EQ(out.mismatches, 1u);
+  EXPECT_EQ(rows[0].status, Status::Mismatch);
+  EXPECT_NE(rows[0].message.find("grid axis x, y differs on 1 shipped variant of 2 (b: Python (4, 8, 2), C++ (8, 4, 2))"),
+            std::string::npos) << rows[0].message;
+  EXPECT_NE(rows[0].message.find("arguments: blockM <- metadata block_m"), std::string::npos);
+  EXPECT_EQ(rows[1].status, Status::Inert);
+}
+
+TEST(GeometryFold, AThrowOnAShippedVariantIsAMismatchAndARowIsAddedWhenNoneWasMade) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  doc.families[0].variants[0].cpp = {false, {}, {}, "kernel 'a' declares a non-positive block_m"};
+  std::vector<Row> rows;
+  auto out = foldGeometry(rows, doc, {});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].status, Status::Mismatch);
+  EXPECT_TRUE(rows[0].preexisting);  // none of its inputs changed
+  EXPECT_NE(rows[0].message.find("xGeometry throws on 1 shipped variant (a: kernel 'a' declares a non-positive block_m)"),
+            std::string::npos) << rows[0].message;
+}
+
+TEST(GeometryFold, NotCheckedLeavesTheRowChangedSayingWhy) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  doc.families[0].notChecked = "no C++ compiler";
+  doc.families.push_back(family());
+  doc.families[1].module = "lib/kernels/y.py";
+  doc.families[1].variants[0].python = {false, {}, {}, "TypeError: spec: no field zzz in XSpec"};
+  Row y = row("grid");
+  y.python.path = "lib/kernels/y.py";
+  std::vector<Row> rows = {row("grid"), y};
+  auto out = foldGeometry(rows, doc, {"lib/kernels/x.py", "lib/kernels/y.py"});
+  EXPECT_EQ(rows[0].status, Status::Changed);
+  EXPECT_NE(rows[0].message.find("geometry not checked: no C++ compiler"), std::string::npos);
+  EXPECT_EQ(rows[1].status, Status::Changed);
+  EXPECT_NE(rows[1].message.find("Python raised on 1 shipped variant (a: TypeError: spec: no field zzz in XSpec)"),
+            std::string::npos) << rows[1].message;
+  EXPECT_EQ(out.folded, 0u);
+}
+
+}  // namespace
+}  // namespace impact::emit
