@@ -82,6 +82,8 @@ TEST(LspNameKeyed, AScalarTheWhitelistRejectsIsADiagnosticOnTheBuilderAndOnBothC
   std::string v = (*h)["result"]["contents"]["value"];
   EXPECT_NE(v.find("RockeSdpaNative.cpp"), std::string::npos) << v;
   EXPECT_NE(v.find("test_native_sdpa.cpp"), std::string::npos) << v;
+  // ... and the module's own Python restatement, a copy like the C++ ones.
+  EXPECT_NE(v.find("attention_dense_signature"), std::string::npos) << v;
   EXPECT_EQ(v.find("differs"), std::string::npos) << v;
   c.shutdownAndExit();
   EXPECT_EQ(c.waitExit(), 0);
