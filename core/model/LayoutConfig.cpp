@@ -63,16 +63,22 @@ absl::StatusOr<Layout> layoutFromYaml(std::string_view content, Layout layout) {
       };
       if (!v.IsMap()) st = bad();
       for (auto fam = v.begin(); st.ok() && fam != v.end(); ++fam) {
-        if (!fam->first.IsScalar() || !fam->second.IsMap()) {
+        // Nodes held by value: yaml-cpp's iterator hands out a temporary pair (a range-for over
+        // `fam->second` read a destroyed node: ASan's stack-use-after-scope).
+        const YAML::Node family = fam->first;
+        const YAML::Node declarations = fam->second;
+        if (!family.IsScalar() || !declarations.IsMap()) {
           st = bad();
           break;
         }
-        for (const auto& e : fam->second) {
-          if (!e.first.IsScalar() || !e.second.IsScalar()) {
+        for (auto e = declarations.begin(); e != declarations.end(); ++e) {
+          const YAML::Node expression = e->first;
+          const YAML::Node value = e->second;
+          if (!expression.IsScalar() || !value.IsScalar()) {
             st = bad();
             break;
           }
-          layout.geometryDeclarations[fam->first.Scalar()][e.first.Scalar()] = e.second.Scalar();
+          layout.geometryDeclarations[family.Scalar()][expression.Scalar()] = value.Scalar();
         }
       }
     }
