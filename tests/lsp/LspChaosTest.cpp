@@ -34,7 +34,7 @@ struct Started {
   ~Started() {
     expectAnswers(c, repo);
     c.shutdownAndExit();
-    EXPECT_EQ(c.waitExit(), 0) << c.stderrText();
+    EXPECT_EQ(c.waitExit(kSlow * 5000ms), 0) << c.stderrText();
   }
 };
 
