@@ -255,7 +255,8 @@ absl::StatusOr<std::shared_ptr<const emit::EmitDocument>> autoEmit(const ReportR
 }
 
 absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(const ReportRequest& req, const Report& report,
-                                                                            bool always, std::string* note) {
+                                                                            bool always, std::string* note,
+                                                                            ExtractCache* extractCache) {
   bool changed = false;
   for (const auto& r : report.rows)
     if ((r.contract == "launch-surface:grid" || r.contract == "launch-surface:block") && r.status == Status::Changed)
@@ -269,6 +270,7 @@ absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(con
   o.head = req.head;
   o.base = req.base;
   o.config = req.config;
+  o.extractCache = extractCache;
   emitter::GeometryStats stats;
   auto doc = emitter::runGeometry(o, &stats);
   if (!doc.ok()) return doc.status();

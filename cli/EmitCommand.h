@@ -24,6 +24,7 @@ absl::StatusOr<std::shared_ptr<const emit::EmitDocument>> autoEmit(const ReportR
 // differential at the head (emitter/geometry/). Returns the evaluation, or null with *note set
 // when it did not run; stats go to stderr.
 absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(const ReportRequest& req, const Report& report,
-                                                                            bool always, std::string* note);
+                                                                            bool always, std::string* note,
+                                                                            ExtractCache* extractCache = nullptr);
 
 }  // namespace impact::cli

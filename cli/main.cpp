@@ -215,7 +215,7 @@ int main(int argc, char** argv) {
   }
   if (report.ok() && (geometry || emitFile == "auto")) {
     std::string note;
-    auto doc = impact::cli::runGeometryFor(req, *report, geometry, &note);
+    auto doc = impact::cli::runGeometryFor(req, *report, geometry, &note, &cache);
     if (!doc.ok()) {
       std::fprintf(stderr, "impact: the geometry differential could not run: %s\n",
                    std::string(doc.status().message()).c_str());

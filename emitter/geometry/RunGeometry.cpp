@@ -189,8 +189,8 @@ emit::GeometryFamily evaluateFamily(const Run& run, const GeometryFamilyPlan& pl
 // One tree's families; only those `wanted` accepts (by manifest) are evaluated.
 absl::StatusOr<std::vector<emit::GeometryFamily>> evaluateTree(const Run& run, const Snapshot& snap,
                                                                const std::function<bool(const std::string&)>& wanted) {
-  ExtractCache cache;
-  TreeFacts facts = collectFacts(snap, run.layout, cache);
+  ExtractCache own;
+  TreeFacts facts = collectFacts(snap, run.layout, run.opts.extractCache ? *run.opts.extractCache : own);
   std::vector<GeometryFamilyPlan> plans = planGeometry(snap, facts, run.layout);
   std::vector<emit::GeometryFamily> out;
   bool any = false;

@@ -10,6 +10,10 @@
 #include "emit/Geometry.h"
 #include "process/Confine.h"
 
+namespace impact {
+class ExtractCache;
+}
+
 namespace impact::emitter {
 
 struct GeometryOptions {
@@ -21,6 +25,9 @@ struct GeometryOptions {
   double familyBudget = 120;  // seconds per family (the Python child, the compile, the run)
   bool unconfined = false;
   Limits limits;
+  // The caller's extraction cache (`impact report --geometry` passes the report's: the trees it
+  // just read are not extracted again); null = a cache of this run's own.
+  ExtractCache* extractCache = nullptr;
 };
 
 struct GeometryStats {
