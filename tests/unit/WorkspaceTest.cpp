@@ -121,19 +121,29 @@ TEST(Workspace, ACppEditKeepsTheHeadsModuleGraphAndAPythonEditRebuildsIt) {
   auto st = live.ws.analyse();
   EXPECT_EQ(live.ws.headGraphBuilds(), 1);
   EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
-  // The grid function now reaches a new helper: the launch-surface row must see it.
+  // The grid function now reaches a new helper: the launch-surface row must see it, and still
+  // see it after a C++ edit that reuses the graph.
   std::string py = live.repo.read(MonorepoFixture::kAttention);
-  size_t at = py.find("def attention_dense_grid(");
+  const std::string body = "return ((seqlen_q + spec.block_m - 1) // spec.block_m,";
+  size_t at = py.find(body);
   ASSERT_NE(at, std::string::npos);
-  py.insert(at, "def _blocks(n):\n    return n // 128\n\n\n");
+  py.replace(at, body.size(), "return (_blocks(seqlen_q, spec.block_m),");
+  py.insert(py.find("def attention_dense_grid("), "def _blocks(n, m):\n    return (n + m - 1) // m\n\n\n");
   live.ws.setBuffer(MonorepoFixture::kAttention, py);
   st = live.ws.analyse();
   EXPECT_EQ(live.ws.headGraphBuilds(), 2);
   EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+  auto gridRow = [](const AnalysisState& s) {
+    for (const auto& r : s.rows)
+      if (r.contract == "launch-surface:grid" && r.status == Status::Changed) return r.message;
+    return std::string();
+  };
+  EXPECT_NE(gridRow(*st).find("_blocks"), std::string::npos) << gridRow(*st);
   live.ws.setBuffer(MonorepoFixture::kAttentionPin, pin + "\n// touched again\n");
   st = live.ws.analyse();
   EXPECT_EQ(live.ws.headGraphBuilds(), 2);
   EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+  EXPECT_NE(gridRow(*st).find("_blocks"), std::string::npos) << gridRow(*st);
 }
 
 size_t pinMismatches(const AnalysisState& st) {
