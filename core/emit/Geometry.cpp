@@ -22,6 +22,8 @@ struct AxisVerdict {
   size_t pyErrorCount = 0;
   std::vector<std::string> unfed;    // "name: why"
   size_t unfedCount = 0;
+  std::vector<std::string> declined; // declined by the header function while the launch has another path
+  size_t declinedCount = 0;
 };
 
 AxisVerdict judgeAxis(const GeometryFamily& f, bool grid) {
@@ -34,6 +36,10 @@ AxisVerdict judgeAxis(const GeometryFamily& f, bool grid) {
     }
     if (!var.notEvaluable.empty()) {
       if (v.unfedCount++ < kShown) v.unfed.push_back(absl::StrCat(var.name, ": ", var.notEvaluable));
+      continue;
+    }
+    if (!var.cpp.ok && var.cpp.declined && !f.otherPaths.empty()) {
+      if (v.declinedCount++ < kShown) v.declined.push_back(var.name);
       continue;
     }
     if (!var.cpp.ok) {
@@ -87,6 +93,11 @@ std::string notCheckedText(const GeometryFamily& f, const AxisVerdict& v) {
   if (v.unfedCount)
     parts.push_back(absl::StrCat("the C++ side could not be fed ", variantsText(v.unfedCount), " (",
                                  absl::StrJoin(v.unfed, "; "), more(v.unfedCount, v.unfed.size()), ")"));
+  if (v.declinedCount)
+    parts.push_back(absl::StrCat(f.headerFunction, " declines ", variantsText(v.declinedCount), " (",
+                                 absl::StrJoin(v.declined, "; "), more(v.declinedCount, v.declined.size()),
+                                 "), which the pack may launch through ", absl::StrJoin(f.otherPaths, " or "),
+                                 ": the profile names no Python/C++ pair for that path, so they are not compared"));
   if (f.variants.empty()) parts.push_back("no shipped variant");
   return absl::StrJoin(parts, "; ");
 }

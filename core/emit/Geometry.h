@@ -5,6 +5,9 @@
 // - a disagreement, or the header throwing on a shipped variant -> the launch-surface:grid /
 //   launch-surface:block row is a mismatch naming the axes, how many variants, the first few by
 //   name with both values (a row is added when nothing touched the surface);
+// - the header function declining (an empty optional) a shipped variant -> a mismatch when the
+//   launch has no other path; when it has one (the conv pack's direct family), those variants are
+//   not compared and the rows stay changed, naming the path;
 // - every variant agrees -> those rows fold to inert;
 // - not checked (no compiler, a header that does not compile standalone, an argument impactd
 //   cannot resolve, a module that does not import, Python raising on a variant) -> the rows stay
@@ -24,6 +27,7 @@ struct GeometrySide {
   bool ok = false;
   std::vector<int64_t> grid, block;  // 3 values each when ok
   std::string error;                 // Python's exception, or what the header threw
+  bool declined = false;             // C++: the header function returned an empty optional
 };
 
 struct GeometryVariant {
@@ -41,6 +45,9 @@ struct GeometryFamily {
   std::vector<std::string> inputs;            // every file the evaluation read (pre-existing or new)
   std::vector<std::string> archs;
   std::vector<std::string> plan;              // "blockM <- metadata block_m", one per parameter
+  // What else the pack's launch reads, on another path ("`conv::directLaunchGeometry(...)` in
+  // directLaunch"): a variant the header function declines may be launched through it.
+  std::vector<std::string> otherPaths;
   std::string notChecked;                     // "" when evaluated
   std::vector<GeometryVariant> variants;
   double seconds = 0;                         // what the evaluation cost

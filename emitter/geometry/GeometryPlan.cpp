@@ -4,6 +4,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "contracts/DeclaredSurfaces.h"
 
 namespace impact::emitter {
@@ -73,8 +74,47 @@ void findCallSite(const Snapshot& head, const TreeFacts& facts, GeometryFamilyPl
     if (sites.empty()) continue;
     plan.site = sites.front();
     plan.family.pack = path;
+    plan.family.otherPaths = plan.site.others;
     return;
   }
+}
+
+std::string bareType(std::string t) {
+  for (const char* q : {"const ", "volatile "})
+    while (t.starts_with(q)) t = t.substr(std::string_view(q).size());
+  while (!t.empty() && (t.back() == '&' || t.back() == ' ')) t.pop_back();
+  if (t.ends_with(" const")) t = t.substr(0, t.size() - 6);
+  return t.substr(t.rfind(':') == std::string::npos ? 0 : t.rfind(':') + 1);
+}
+
+// A struct parameter fed member by member from the witnesses of the argument's members; "" or why not.
+std::string structFeed(const GeometryStruct& s, const GeometryArgument& a, GeometryFeed& feed, std::string& from) {
+  feed.kind = GeometryFeed::Kind::Struct;
+  feed.literal = s.qualified;
+  std::vector<std::string> parts;
+  for (size_t m = 0; m < s.members.size(); ++m) {
+    const GeometryParam& member = s.members[m];
+    auto it = a.members.find(member.name);
+    if (it == a.members.end()) {
+      if (s.defaulted[m]) continue;
+      return absl::StrCat("member ", s.name, "::", member.name, " of `", a.expression,
+                          "` is witnessed equal to no metadata field");
+    }
+    if (!integralType(member.type) && !stringType(member.type))
+      return absl::StrCat("member ", s.name, "::", member.name, " has type ", member.type, ", which metadata cannot feed");
+    feed.members.push_back({member.name, it->second.first, stringType(member.type)});
+    parts.push_back(absl::StrCat(member.name, " = ", it->second.first));
+  }
+  from = absl::StrCat(s.name, "{", absl::StrJoin(parts, ", "), "} from the metadata its members are witnessed equal to");
+  if (!a.members.empty()) from += absl::StrCat(" (", a.members.begin()->second.second, ", ...)");
+  return "";
+}
+
+const GeometryStruct* headerStruct(const GeometryHeader& h, const std::string& type) {
+  std::string bare = bareType(type);
+  for (const auto& s : h.structs)
+    if (s.name == bare) return &s;
+  return nullptr;
 }
 
 // Each header parameter's feed, and the plan's text; the first argument no source resolves makes
@@ -91,32 +131,56 @@ void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::st
     const GeometryArgument& a = args[i];
     const GeometryParam& p = params[i];
     GeometryFeed feed;
-    std::string from;
-    if (a.source == "metadata" && (integralType(p.type) || stringType(p.type))) {
+    std::string from, structWhy;
+    const GeometryStruct* st = a.source.empty() ? headerStruct(plan.header, p.type) : nullptr;
+    if (st) structWhy = structFeed(*st, a, feed, from);
+    if (st && structWhy.empty()) {
+      // fed member by member
+    } else if (a.source == "metadata" && (integralType(p.type) || stringType(p.type))) {
+      feed = GeometryFeed{};
       feed.kind = integralType(p.type) ? GeometryFeed::Kind::Integer : GeometryFeed::Kind::String;
       feed.key = a.value;
       from = absl::StrCat("metadata ", a.value);
     } else if (a.source == "literal") {
+      feed = GeometryFeed{};
       feed.kind = GeometryFeed::Kind::Literal;
       feed.literal = a.value;
       from = absl::StrCat("literal ", a.value);
     } else if (a.source == "descriptor-id" && stringType(p.type)) {
+      feed = GeometryFeed{};
       feed.kind = GeometryFeed::Kind::DescriptorId;
       from = "the descriptor's id";
     } else if (declared && declared->count(a.expression)) {
+      feed = GeometryFeed{};
       feed.kind = GeometryFeed::Kind::Declared;
       feed.literal = declared->at(a.expression);
       from = absl::StrCat("declared `", feed.literal, "` (.impactd.yaml)");
     } else {
       plan.cppWhy =
-          absl::StrCat("argument #", i + 1, " ", p.name, " (`", a.expression, "` in ", plan.family.pack,
-                       ") resolves to no metadata field, literal, equality witness, alias or .impactd.yaml declaration");
+          absl::StrCat("argument #", i + 1, " ", p.name, " (`", a.expression, "` in ", plan.family.pack, ") ",
+                       structWhy.empty() ? "resolves to no metadata field, literal, equality witness, alias or "
+                                           ".impactd.yaml declaration"
+                                         : absl::StrCat("is not fed: ", structWhy, ", and .impactd.yaml declares no `",
+                                                        a.expression, "`"));
       plan.feeds.clear();
       return;
     }
     plan.family.plan.push_back(absl::StrCat(p.name, " <- ", from, a.via.empty() ? "" : absl::StrCat(" (", a.via, ")")));
     plan.feeds.push_back(std::move(feed));
   }
+}
+
+// An axis of the launch that reads neither the header function's result nor a literal.
+std::string unreadAxis(const GeometryFamilyPlan& plan) {
+  for (bool grid : {true, false}) {
+    const auto& axes = grid ? plan.site.grid : plan.site.block;
+    for (size_t i = 0; i < axes.size(); ++i)
+      if (axes[i].starts_with("?"))
+        return absl::StrCat(grid ? "setGridSize" : "setBlockSize", "'s argument #", i + 1, " (`", axes[i].substr(1),
+                            "` in ", plan.family.pack, ") reads neither the result of ", plan.family.headerFunction,
+                            " nor a literal");
+  }
+  return "";
 }
 
 const SurfaceEntry* entryNamed(const Manifest& m, const std::string& name) {
@@ -186,6 +250,10 @@ std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFac
       continue;
     }
     p.family.inputs.push_back(p.family.pack);
+    if (std::string why = unreadAxis(p); !why.empty()) {
+      p.cppWhy = why;
+      continue;
+    }
     std::string family = m.slug;
     if (family.empty()) family = baseName(mpath).substr(0, baseName(mpath).find('.'));
     auto declared = base.geometryDeclarations.find(family);
@@ -208,37 +276,47 @@ std::string hex(const std::string& s) {
 
 }  // namespace
 
-std::string harnessLine(const GeometryFamilyPlan& plan, const GeometryInput& v, std::string* why) {
-  std::string line;
-  for (const GeometryFeed& feed : plan.feeds) {
-    if (feed.kind == GeometryFeed::Kind::Literal || feed.kind == GeometryFeed::Kind::Declared) continue;
-    std::string field;
-    if (feed.kind == GeometryFeed::Kind::DescriptorId) {
-      field = hex(v.id);
-    } else {
-      if (!v.metadata.contains(feed.key)) {
-        *why = absl::StrCat("its metadata has no ", feed.key);
-        return "";
-      }
-      const json& m = v.metadata[feed.key];
-      if (feed.kind == GeometryFeed::Kind::String) {
-        if (!m.is_string()) {
-          *why = absl::StrCat("its metadata ", feed.key, " is not a string");
-          return "";
-        }
-        field = hex(m.get<std::string>());
-      } else if (m.is_boolean()) {
-        field = m.get<bool>() ? "1" : "0";
-      } else if (m.is_number_integer()) {
-        field = std::to_string(m.get<int64_t>());
-      } else {
-        *why = absl::StrCat("its metadata ", feed.key, " (", m.dump(), ") is not an integer");
-        return "";
-      }
-    }
-    line += (line.empty() ? "" : "\t") + field;
+namespace {
+
+// One metadata value as a harness field ("" with *why set when it cannot be one).
+std::string metadataField(const json& metadata, const std::string& key, bool string, std::string* why) {
+  if (!metadata.contains(key)) {
+    *why = absl::StrCat("its metadata has no ", key);
+    return "";
   }
-  return line.empty() ? "-" : line;
+  const json& m = metadata[key];
+  if (string) {
+    if (m.is_string()) return hex(m.get<std::string>());
+    *why = absl::StrCat("its metadata ", key, " is not a string");
+    return "";
+  }
+  if (m.is_boolean()) return m.get<bool>() ? "1" : "0";
+  if (m.is_number_integer()) return std::to_string(m.get<int64_t>());
+  *why = absl::StrCat("its metadata ", key, " (", m.dump(), ") is not an integer");
+  return "";
+}
+
+}  // namespace
+
+std::string harnessLine(const GeometryFamilyPlan& plan, const GeometryInput& v, std::string* why) {
+  std::vector<std::string> fields;
+  for (const GeometryFeed& feed : plan.feeds) {
+    switch (feed.kind) {
+      case GeometryFeed::Kind::Literal:
+      case GeometryFeed::Kind::Declared: break;
+      case GeometryFeed::Kind::DescriptorId: fields.push_back(hex(v.id)); break;
+      case GeometryFeed::Kind::Struct:
+        for (const auto& m : feed.members) {
+          fields.push_back(metadataField(v.metadata, m.key, m.string, why));
+          if (!why->empty()) return "";
+        }
+        break;
+      default:
+        fields.push_back(metadataField(v.metadata, feed.key, feed.kind == GeometryFeed::Kind::String, why));
+        if (!why->empty()) return "";
+    }
+  }
+  return fields.empty() ? "-" : absl::StrJoin(fields, "\t");
 }
 
 }  // namespace impact::emitter

@@ -26,9 +26,15 @@ struct GeometryInput {
 
 // How the harness passes one header parameter.
 struct GeometryFeed {
-  enum class Kind { Integer, String, Literal, DescriptorId, Declared } kind = Kind::Integer;
+  enum class Kind { Integer, String, Literal, DescriptorId, Declared, Struct } kind = Kind::Integer;
   std::string key;      // Integer / String: the metadata key
-  std::string literal;  // Literal: the C++ literal; Declared: the .impactd.yaml expression
+  std::string literal;  // Literal: the C++ literal; Declared: the .impactd.yaml expression; Struct: its type
+  // Struct: the header's struct built member by member (a member left out keeps its default).
+  struct Member {
+    std::string name, key;
+    bool string = false;
+  };
+  std::vector<Member> members;
 };
 
 struct GeometryFamilyPlan {

@@ -138,6 +138,11 @@ void evaluateCpp(const GeometryFamilyPlan& plan, const Snapshot& head, const std
       cc.error = a["error"].is_string() ? a["error"].get<std::string>() : "error";
       continue;
     }
+    if (a.value("declined", false)) {
+      cc.declined = true;
+      cc.error = "returns no value (an empty optional)";
+      continue;
+    }
     cc.grid = triple(a.value("grid", json()));
     cc.block = triple(a.value("block", json()));
     cc.ok = cc.grid.size() == 3 && cc.block.size() == 3;

@@ -117,5 +117,143 @@ void Handler::prepare(const KernelDefinition& kernel, const Graph& g) {
   EXPECT_EQ(a[3].source, "");  // another computation's field of the same name
 }
 
+// The real conv generation (fork 54717ce4): the launch reads `launch->geometry.gridX` of
+// `kernelFits(...)`, which returns what implicitGemmLaunch built from `conv::launchGeometry(...)`;
+// the Problem argument is fed member by member from kernelFits' `{"N", p.n}` table and its
+// `metadataEquals(kernel, "groups", p.groups)`; the tile sizes from a loop over a key array.
+TEST(GeometryCalls, TheRealConvPackReachesLaunchGeometryThroughKernelFits) {
+  if (!std::filesystem::exists(packsDir() + "Gfx950ConvFwdNative.cpp"))
+    GTEST_SKIP() << "../shared/real-data is absent: the real conv pack is not checked";
+  auto sites = findGeometryCallSites(readAll(packsDir() + "Gfx950ConvFwdNative.cpp"), "launchGeometry");
+  ASSERT_EQ(sites.size(), 1u);
+  const auto& s = sites[0];
+  EXPECT_EQ(s.function, "implicitGemmLaunch");
+  EXPECT_EQ(s.resultVar, "launch");
+  EXPECT_EQ(s.grid, (std::vector<std::string>{"launch.gridX", "launch.gridY", "launch.gridZ"}));
+  EXPECT_EQ(s.block, (std::vector<std::string>{"launch.blockX", "1", "1"}));
+  ASSERT_EQ(s.others.size(), 1u);
+  EXPECT_NE(s.others[0].find("directLaunchGeometry"), std::string::npos) << s.others[0];
+  EXPECT_NE(s.others[0].find("in directLaunch"), std::string::npos) << s.others[0];
+  ASSERT_EQ(s.args.size(), 7u);
+  EXPECT_EQ(s.args[0].origin, "MatchedProblem.problem");
+  const std::map<std::string, std::string> members = {
+      {"n", "N"},   {"c", "C"},   {"k", "K"},         {"hi", "Hi"},       {"wi", "Wi"},        {"y", "Y"},         {"x", "X"},
+      {"strideH", "sH"}, {"strideW", "sW"}, {"padH", "pH"}, {"padW", "pW"}, {"dilationH", "dH"}, {"dilationW", "dW"}, {"groups", "groups"}};
+  ASSERT_EQ(s.args[0].members.size(), members.size());
+  for (const auto& [m, key] : members) EXPECT_EQ(s.args[0].members.at(m).first, key) << m;
+  EXPECT_EQ(s.args[1].source, "");  // matched.geometry: derived in code (declared in .impactd.yaml)
+  const char* tiles[] = {"tile_m", "tile_n", "warp_m", "warp_n"};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(s.args[2 + i].source, "metadata") << s.args[2 + i].expression;
+    EXPECT_EQ(s.args[2 + i].value, tiles[i]) << s.args[2 + i].expression << " via " << s.args[2 + i].via;
+  }
+  EXPECT_EQ(s.args[6].source, "literal");
+
+  GeometryHeader h = readGeometryHeader(readAll(packsDir() + "Gfx950ConvFwdGeometry.hpp"), "launchGeometry");
+  ASSERT_TRUE(h.found);
+  ASSERT_EQ(h.params.size(), 7u);
+  EXPECT_EQ(h.params[0].type, "const Problem&");
+  const GeometryStruct* problem = nullptr;
+  for (const auto& st : h.structs)
+    if (st.name == "Problem") problem = &st;
+  ASSERT_NE(problem, nullptr);
+  EXPECT_EQ(problem->qualified, "hip_kernel_provider::kernel_ingestor_engine::gfx950_conv_fwd::Problem");
+  ASSERT_EQ(problem->members.size(), 14u);
+  EXPECT_EQ(problem->members[13].name, "groups");
+  EXPECT_TRUE(problem->defaulted[13]);
+  EXPECT_FALSE(problem->defaulted[0]);
+}
+
+// The conv generation's forms, written as the real pack writes them (without the real files):
+// the launch reads a struct handed back through two functions of the file and an aggregate; the
+// Problem argument is built from the table kernelFits hands to its metadata comparator; the tiles
+// come from a loop over a constant key array; a second path reaches another header function.
+TEST(GeometryCalls, TheConvFormsWithoutTheRealFiles) {
+  const char* pack = R"(
+#include "XConvGeometry.hpp"
+namespace conv = hip_kernel_provider::x_conv;
+struct MatchedProblem { conv::Problem problem; conv::Geometry geometry; };
+struct ConvLaunch { conv::LaunchGeometry geometry; std::array<int32_t, 4> kernargs; };
+template <typename T>
+bool metadataEquals(const KernelDefinition& kernel, const char* field, const T& expected) {
+    const auto it = kernel.metadata.find(field);
+    if(it == kernel.metadata.end()) { return false; }
+    const auto* value = std::get_if<T>(&it->second);
+    return value != nullptr && *value == expected;
+}
+std::optional<int64_t> intMetadata(const KernelDefinition& kernel, const char* field) {
+    const auto it = kernel.metadata.find(field);
+    const auto* value = it == kernel.metadata.end() ? nullptr : std::get_if<int64_t>(&it->second);
+    return value == nullptr ? std::nullopt : std::optional<int64_t>(*value);
+}
+constexpr std::array<const char*, 3> TUNING_FIELDS{"tile_m", "tile_n", "warp_m"};
+std::optional<ConvLaunch> gemmLaunch(const MatchedProblem& matched, const KernelDefinition& kernel) {
+    const auto& p = matched.problem;
+    std::array<int64_t, TUNING_FIELDS.size()> tuning{};
+    for(size_t i = 0; i < TUNING_FIELDS.size(); ++i) {
+        const auto value = intMetadata(kernel, TUNING_FIELDS[i]);
+        if(!value || *value <= 0) { return std::nullopt; }
+        tuning[i] = *value;
+    }
+    const auto launch = conv::launchGeometry(p, matched.geometry, tuning[1], tuning[0], 64);
+    if(!launch) { return std::nullopt; }
+    return ConvLaunch{*launch, {}};
+}
+std::optional<ConvLaunch> directLaunch(const MatchedProblem& matched) {
+    const auto launch = conv::directLaunchGeometry(matched.problem);
+    return launch ? std::optional<ConvLaunch>(ConvLaunch{*launch, {}}) : std::nullopt;
+}
+std::optional<ConvLaunch> kernelFits(const MatchedProblem& matched, const KernelDefinition& kernel) {
+    const auto& p = matched.problem;
+    const std::array<std::pair<const char*, int64_t>, 2> fields{{{"N", p.n}, {"K", p.k}}};
+    for(const auto& field : fields) {
+        if(!metadataEquals(kernel, field.first, field.second)) { return std::nullopt; }
+    }
+    if(!metadataEquals(kernel, "groups", p.groups)) { return std::nullopt; }
+    if(intMetadata(kernel, "kernel_family") == 0) { return gemmLaunch(matched, kernel); }
+    return directLaunch(matched);
+}
+class Handler {
+    void prepare(const MatchContext& context, const KernelDefinition& kernel) const {
+        const auto matched = matchProblem(context);
+        const auto launch = matched ? kernelFits(*matched, kernel) : std::nullopt;
+        code.setBlockSize(launch->geometry.blockX, 1, 1);
+        code.setGridSize(launch->geometry.gridX, launch->geometry.gridY, launch->geometry.gridZ);
+    }
+};
+)";
+  auto sites = findGeometryCallSites(pack, "launchGeometry");
+  ASSERT_EQ(sites.size(), 1u);
+  const auto& s = sites[0];
+  EXPECT_EQ(s.function, "gemmLaunch");
+  EXPECT_EQ(s.grid, (std::vector<std::string>{"launch.gridX", "launch.gridY", "launch.gridZ"}));
+  EXPECT_EQ(s.block, (std::vector<std::string>{"launch.blockX", "1", "1"}));
+  ASSERT_EQ(s.others.size(), 1u);
+  EXPECT_NE(s.others[0].find("conv::directLaunchGeometry(matched.problem)` in directLaunch"), std::string::npos) << s.others[0];
+  ASSERT_EQ(s.args.size(), 5u);
+  EXPECT_EQ(s.args[0].origin, "MatchedProblem.problem");
+  ASSERT_EQ(s.args[0].members.size(), 3u);
+  EXPECT_EQ(s.args[0].members.at("n").first, "N");
+  EXPECT_EQ(s.args[0].members.at("k").first, "K");
+  EXPECT_EQ(s.args[0].members.at("groups").first, "groups");
+  EXPECT_EQ(s.args[0].members.at("groups").second, "kernelFits requires metadataEquals(groups) == p.groups");
+  EXPECT_EQ(s.args[1].source, "");
+  EXPECT_EQ(s.args[1].origin, "MatchedProblem.geometry");
+  EXPECT_EQ(s.args[2].value, "tile_n");  // tuning[1]
+  EXPECT_EQ(s.args[3].value, "tile_m");  // tuning[0]
+  EXPECT_EQ(s.args[2].via, "tuning[i] = *value (i = 1); value = intMetadata(kernel, TUNING_FIELDS[i])");
+  EXPECT_EQ(s.args[4].source, "literal");
+
+  // An index past the key array, and a table row read by something other than the comparator,
+  // resolve to nothing.
+  std::string other = pack;
+  other.replace(other.find("tuning[1], tuning[0]"), 20, "tuning[5], tuning[0]");
+  other.replace(other.find("metadataEquals(kernel, field.first, field.second)"), 49, "field.second > intMetadata(kernel, field.first)");
+  auto o = findGeometryCallSites(other, "launchGeometry");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].args[2].source, "");
+  EXPECT_EQ(o[0].args[0].members.size(), 1u);  // only groups
+}
+
 }  // namespace
 }  // namespace impact

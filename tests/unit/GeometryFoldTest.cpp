@@ -94,5 +94,30 @@ TEST(GeometryFold, NotCheckedLeavesTheRowChangedSayingWhy) {
   EXPECT_EQ(out.folded, 0u);
 }
 
+// A header function returning an empty optional for a shipped variant: when the pack's launch has
+// another path (the conv pack's direct family, through directLaunchGeometry), that variant is not
+// compared and the row says so; when it has none, prepare() cannot serve it: a mismatch.
+TEST(GeometryFold, ADeclinedVariantIsNotComparedWhenTheLaunchHasAnotherPathAndAMismatchWhenNot) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  GeometrySide declined{false, {}, {}, "returns no value (an empty optional)", true};
+  doc.families[0].variants[1].cpp = declined;
+  doc.families[0].otherPaths = {"`conv::directLaunchGeometry(...)` in directLaunch"};
+  std::vector<Row> rows = {row("grid"), row("block")};
+  auto out = foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_EQ(out.mismatches, 0u);
+  EXPECT_EQ(rows[0].status, Status::Changed);
+  EXPECT_NE(rows[0].message.find("geometry not checked: xGeometry declines 1 shipped variant (b), which the pack may launch "
+                                 "through `conv::directLaunchGeometry(...)` in directLaunch"),
+            std::string::npos) << rows[0].message;
+
+  doc.families[0].otherPaths.clear();
+  rows = {row("grid"), row("block")};
+  out = foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_EQ(rows[0].status, Status::Mismatch);
+  EXPECT_NE(rows[0].message.find("xGeometry throws on 1 shipped variant (b: returns no value (an empty optional))"),
+            std::string::npos) << rows[0].message;
+}
+
 }  // namespace
 }  // namespace impact::emit

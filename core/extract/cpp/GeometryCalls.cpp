@@ -4,34 +4,19 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "extract/cpp/ConstantEval.h"
 #include "extract/cpp/Context.h"
+#include "extract/cpp/GeometryFlow.h"
+#include "extract/cpp/GeometryReads.h"
 
 namespace impact {
 
 namespace {
 
 using cpp::Ctx;
-
-bool isMetadataGetter(std::string_view method) {
-  return method.starts_with("get") && method.ends_with("Metadata") && method.size() > 11;
-}
-
-// The local `name` is bound to in function `fi` (its initializer), or a null node.
-TSNode localInitializer(const Ctx& c, int fi, std::string_view name, TSNode before) {
-  TSNode found{};
-  for (const auto& m : c.matches[QueryId::CppTypedDeclaration]) {
-    TSNode decl = m.get("decl");
-    if (!is(decl, "declaration") || c.functionOf(decl) != fi) continue;
-    if (ts_node_start_byte(decl) >= ts_node_start_byte(before)) continue;
-    for (TSNode d : cpp::items(decl)) {
-      if (!is(d, "init_declarator")) continue;
-      TSNode id = cpp::innermostIdentifier(field(d, "declarator"));
-      if (!cpp::isNull(id) && c.text(id) == name) found = field(d, "value");
-    }
-  }
-  return found;
-}
+using cpp::geometry::IndexEnv;
+using cpp::geometry::Witnesses;
 
 bool isDescriptorId(const Ctx& c, TSNode n) {
   if (is(n, "field_expression")) return c.text(field(n, "field")) == "kernelId";
@@ -42,96 +27,88 @@ bool isDescriptorId(const Ctx& c, TSNode n) {
          isDescriptorId(c, args[0]);
 }
 
-// The metadata key a read stands for: a getter (`kernel.getIntMetadata(std::string(K))`), or a
-// call of a local lambda whose body returns a getter of its parameter (`intField(K)`); "" otherwise.
-std::string metadataKey(const Ctx& c, TSNode n, std::string* method) {
-  if (!is(n, "call_expression")) return "";
-  auto args = cpp::items(field(n, "arguments"));
-  if (args.size() != 1) return "";
-  std::string callee = cpp::calleeName(c, n);
-  cpp::Evaluator ev{c, nullptr};
-  if (is(field(n, "function"), "field_expression") && isMetadataGetter(callee)) {
-    auto key = ev.str(args[0], c.siteOf(n), 0);
-    if (method) *method = callee;
-    return key ? *key : "";
-  }
-  if (!is(field(n, "function"), "identifier")) return "";
-  TSNode lambda = localInitializer(c, c.functionOf(n), callee, n);
-  if (!is(lambda, "lambda_expression")) return "";
-  bool getter = false;
-  walk(field(lambda, "body"), [&](TSNode k) {
-    if (is(k, "call_expression") && is(field(k, "function"), "field_expression") &&
-        isMetadataGetter(cpp::calleeName(c, k))) {
-      getter = true;
-      if (method) *method = cpp::calleeName(c, k);
-    }
-    return !getter;
-  });
-  if (!getter) return "";
-  auto key = ev.str(args[0], c.siteOf(n), 0);
-  return key ? *key : "";
-}
-
-// Where a field read `x.f` comes from: "<callee of x's initializer>().f" when x is a local bound
-// to a call (`const auto problem = problemFor(*q, *k);`), "" otherwise. Two reads of one origin
-// in two functions read the same field of the same computation.
-std::string origin(const Ctx& c, TSNode n) {
-  if (!is(n, "field_expression")) return "";
-  TSNode x = field(n, "argument");
-  if (!is(x, "identifier")) return "";
-  TSNode init = localInitializer(c, c.functionOf(n), c.text(x), n);
-  if (!is(init, "call_expression")) return "";
-  return cpp::calleeName(c, init) + "()." + std::string(c.text(field(n, "field")));
-}
-
-struct Witness {
-  std::string key, method, function;
-  bool ambiguous = false;
-};
-
-// Matcher equality witnesses: `read(K) != x.f` / `==` anywhere in the file, by origin. Bounds
-// (`<`, `>`, `%`) are not witnesses; one origin equated with two keys is no witness.
-std::map<std::string, Witness> witnesses(const Ctx& c) {
-  std::map<std::string, Witness> out;
-  walk(c.tree.root(), [&](TSNode n) {
-    if (!is(n, "binary_expression")) return true;
-    std::string op(c.text(field(n, "operator")));
-    if (op != "!=" && op != "==") return true;
-    TSNode l = field(n, "left"), r = field(n, "right");
-    for (int side = 0; side < 2; ++side) {
-      std::string method;
-      std::string key = metadataKey(c, side ? r : l, &method);
-      std::string from = origin(c, side ? l : r);
-      if (key.empty() || from.empty()) continue;
-      int fi = c.functionOf(n);
-      std::string fn = fi >= 0 ? cpp::functionName(c, c.functions[fi].node) : "";
-      auto [it, fresh] = out.emplace(from, Witness{key, method, fn, false});
-      if (!fresh && it->second.key != key) it->second.ambiguous = true;
-    }
-    return true;
-  });
-  return out;
-}
-
-using Witnesses = std::map<std::string, Witness>;
+void addVia(GeometryArgument& out, const std::string& text) { out.via += (out.via.empty() ? "" : "; ") + text; }
 
 void resolveField(const Ctx& c, const Witnesses& table, TSNode n, GeometryArgument& out) {
-  auto it = table.find(origin(c, n));
-  if (it == table.end() || it->second.ambiguous) return;
-  out.source = "metadata";
-  out.value = it->second.key;
-  out.method = it->second.method;
-  out.via += (out.via.empty() ? "" : "; ") + absl::StrCat("witness: ", it->second.function, " requires ",
-                                                           it->second.method, "(", it->second.key, ") == ", std::string(c.text(n)));
+  out.origin = cpp::geometry::origin(c, n);
+  auto it = table.find(out.origin);
+  if (it != table.end() && !it->second.ambiguous) {
+    out.source = "metadata";
+    out.value = it->second.key;
+    out.method = it->second.method;
+    addVia(out, absl::StrCat("witness: ", it->second.function, " requires ", it->second.method, "(", it->second.key,
+                             ") == ", it->second.written));
+    return;
+  }
+  // A struct fed member by member: the witnesses of origin.member.
+  if (out.origin.empty()) return;
+  const std::string prefix = out.origin + ".";
+  for (auto w = table.lower_bound(prefix); w != table.end() && w->first.starts_with(prefix); ++w) {
+    std::string member = w->first.substr(prefix.size());
+    if (member.find('.') != std::string::npos || w->second.ambiguous) continue;
+    out.members[member] = {w->second.key, absl::StrCat(w->second.function, " requires ", w->second.method, "(",
+                                                       w->second.key, ") == ", w->second.written)};
+  }
 }
 
+struct Resolver {
+  const Ctx& c;
+  const Witnesses& w;
+  int fi;
+
+  void resolve(TSNode n, GeometryArgument& out, const IndexEnv* env, int depth);
+
+  // `tuning[2]`: the element an assignment `tuning[i] = <value>` in a loop from 0 (or `tuning[2] =
+  // <value>`) stores, read with i bound to 2.
+  void element(TSNode n, GeometryArgument& out, int depth) {
+    TSNode arr = field(n, "argument");
+    auto idx = cpp::items(field(n, "indices"));
+    auto k = idx.size() == 1 && is(idx[0], "number_literal") ? cpp::parseInteger(c.text(idx[0])) : std::nullopt;
+    if (!is(arr, "identifier") || !k) return;
+    walk(c.functions[fi].node, [&](TSNode a) {
+      if (!out.source.empty()) return false;
+      if (!is(a, "assignment_expression") || c.text(field(a, "operator")) != "=") return true;
+      TSNode left = field(a, "left");
+      if (!is(left, "subscript_expression") || c.text(field(left, "argument")) != c.text(arr)) return true;
+      auto li = cpp::items(field(left, "indices"));
+      if (li.size() != 1) return true;
+      IndexEnv env;
+      std::string how;
+      if (is(li[0], "number_literal")) {
+        if (cpp::parseInteger(c.text(li[0])) != k) return true;
+      } else if (is(li[0], "identifier") && loopFromZero(a, c.text(li[0]))) {
+        env[std::string(c.text(li[0]))] = size_t(*k);
+        how = absl::StrCat(" (", std::string(c.text(li[0])), " = ", *k, ")");
+      } else {
+        return true;
+      }
+      addVia(out, cpp::collapse(c.text(a)) + how);
+      resolve(field(a, "right"), out, &env, depth + 1);
+      return false;
+    });
+  }
+
+  // Is `a` inside a `for (<int type> i = 0; ...; ++i / i++)` over i?
+  bool loopFromZero(TSNode a, std::string_view var) {
+    for (TSNode p = cpp::parentOf(a); !cpp::isNull(p); p = cpp::parentOf(p)) {
+      if (!is(p, "for_statement")) continue;
+      TSNode init = field(p, "initializer");
+      std::string text = cpp::noSpace(c.text(init)), upd = cpp::noSpace(c.text(field(p, "update")));
+      std::string v(var);
+      while (text.ends_with(";")) text.pop_back();
+      if (text.ends_with(v + "=0") && (upd == "++" + v || upd == v + "++")) return true;
+    }
+    return false;
+  }
+};
+
 // An argument's source (GeometryCalls.h), following locals of the same function.
-void resolve(const Ctx& c, const Witnesses& w, int fi, TSNode n, GeometryArgument& out, int depth) {
+void Resolver::resolve(TSNode n, GeometryArgument& out, const IndexEnv* env, int depth) {
   if (cpp::isNull(n) || depth > cpp::kMaxEvalDepth) return;
   std::string_view t = type(n);
-  if (t == "parenthesized_expression") {
-    auto k = cpp::items(n);
-    if (k.size() == 1) resolve(c, w, fi, k[0], out, depth + 1);
+  if (t == "parenthesized_expression" || (t == "pointer_expression" && c.text(field(n, "operator")) == "*")) {
+    auto k = t == "parenthesized_expression" ? cpp::items(n) : std::vector<TSNode>{field(n, "argument")};
+    if (k.size() == 1) resolve(k[0], out, env, depth + 1);
     return;
   }
   if (t == "number_literal" || t == "true" || t == "false" || t == "string_literal" || t == "char_literal") {
@@ -146,49 +123,116 @@ void resolve(const Ctx& c, const Witnesses& w, int fi, TSNode n, GeometryArgumen
   if (t == "call_expression") {
     TSNode fn = field(n, "function");
     auto args = cpp::items(field(n, "arguments"));
-    std::string callee = cpp::calleeName(c, n);
     std::string method;
-    if (std::string key = metadataKey(c, n, &method); !key.empty()) {
+    if (std::string key = cpp::geometry::metadataKey(c, n, &method, env); !key.empty()) {
       out.source = "metadata";
       out.value = key;
       out.method = method;
       return;
     }
-    if (is(fn, "field_expression") && isMetadataGetter(callee)) return;  // a key computed at run time
     // static_cast<T>(x): x's source (the harness converts to the parameter's type as the call does).
     if (is(fn, "template_function") && cpp::lastComponent(c.text(field(fn, "name"))) == "static_cast" &&
         args.size() == 1)
-      resolve(c, w, fi, args[0], out, depth + 1);
+      resolve(args[0], out, env, depth + 1);
     return;
   }
-  if (t == "field_expression") {
-    resolveField(c, w, n, out);
-    return;
-  }
+  if (t == "field_expression") return resolveField(c, w, n, out);
+  if (t == "subscript_expression") return element(n, out, depth);
   if (t == "identifier") {
-    TSNode init = localInitializer(c, fi, c.text(n), n);
-    if (cpp::isNull(init)) return;
-    out.via += (out.via.empty() ? "" : "; ") + std::string(c.text(n)) + " = " + cpp::collapse(c.text(init));
-    resolve(c, w, fi, init, out, depth + 1);
+    TSNode init = cpp::geometry::localInitializer(c, fi, c.text(n), n);
+    if (cpp::isNull(init)) {
+      out.origin = cpp::geometry::origin(c, n);
+      return;
+    }
+    addVia(out, std::string(c.text(n)) + " = " + cpp::collapse(c.text(init)));
+    resolve(init, out, env, depth + 1);
   }
 }
 
 struct SizeCall {
-  int function = -1;
   std::string method;
   std::vector<TSNode> args;
   TSNode call{};
 };
 
-// Does a set*Size argument read the result variable (`geometry.gridX`, or the variable itself)?
+// The local a call's value is bound to (`const auto launch = conv::launchGeometry(...)`), or "".
+std::string boundName(const Ctx& c, TSNode call) {
+  TSNode p = cpp::parentOf(call);
+  if (!is(p, "init_declarator")) return "";
+  TSNode id = cpp::innermostIdentifier(field(p, "declarator"));
+  return cpp::isNull(id) ? "" : std::string(c.text(id));
+}
+
+bool isLiteral(TSNode n) { return is(n, "number_literal") || is(n, "true") || is(n, "false"); }
+
+// Does an axis argument read `var` (written in the call's own function: `geometry.gridX * 2`)?
 bool reads(const Ctx& c, TSNode arg, std::string_view var) {
   bool hit = false;
   walk(arg, [&](TSNode n) {
-    if (hit) return false;
     if (is(n, "identifier") && c.text(n) == var) hit = true;
     return !hit;
   });
   return hit;
+}
+
+struct Axis {
+  TSNode arg;
+  std::vector<cpp::geometry::Reach> reaches;
+};
+
+// One site per call of the header function that an axis reads.
+std::vector<GeometryCallSite> sitesOf(const Ctx& c, const std::vector<SizeCall>& sizes, std::string_view callee) {
+  std::map<uint32_t, GeometryCallSite> byCall;
+  std::map<uint32_t, TSNode> calls;
+  std::vector<std::pair<const SizeCall*, std::vector<Axis>>> traced;
+  for (const SizeCall& s : sizes) {
+    std::vector<Axis> axes;
+    for (TSNode a : s.args) {
+      Axis ax{a, isLiteral(a) ? std::vector<cpp::geometry::Reach>{} : cpp::geometry::traceToCall(c, a, callee)};
+      for (const auto& r : ax.reaches)
+        if (!cpp::isNull(r.call)) calls[ts_node_start_byte(r.call)] = r.call;
+      axes.push_back(std::move(ax));
+    }
+    traced.emplace_back(&s, std::move(axes));
+  }
+  std::vector<GeometryCallSite> out;
+  for (const auto& [at, call] : calls) {
+    GeometryCallSite site;
+    int fi = c.functionOf(call);
+    site.callee = std::string(callee);
+    site.function = fi >= 0 ? cpp::functionName(c, c.functions[fi].node) : "";
+    site.line = rangeOf(call).line;
+    site.resultVar = boundName(c, call);
+    if (site.resultVar.empty()) site.resultVar = "impact_r";
+    std::set<std::string> others;
+    uint64_t fp = fnv1a(cpp::collapse(c.text(call)));
+    for (const auto& [s, axes] : traced) {
+      std::vector<std::string> written;
+      bool feeds = false;
+      for (const Axis& ax : axes) {
+        std::string expr;
+        for (const auto& r : ax.reaches) {
+          if (cpp::sameNode(r.call, call) && expr.empty())
+            expr = r.path.empty() ? site.resultVar : site.resultVar + "." + absl::StrJoin(r.path, ".");
+          else if (!r.other.empty())
+            others.insert(r.other);
+        }
+        if (expr.empty() && (isLiteral(ax.arg) || (c.functionOf(ax.arg) == fi && reads(c, ax.arg, site.resultVar))))
+          expr = cpp::collapse(c.text(ax.arg));
+        feeds = feeds || (!expr.empty() && !isLiteral(ax.arg));
+        written.push_back(expr.empty() ? "?" + cpp::collapse(c.text(ax.arg)) : expr);
+      }
+      if (!feeds) continue;
+      (s->method == "setGridSize" ? site.grid : site.block) = written;
+      fp = fnv1a(cpp::collapse(c.text(s->call)), fp);
+    }
+    for (const auto& o : others)
+      if (o.find(std::string(callee) + "(") == std::string::npos) site.others.push_back(o);
+    site.fingerprint = fp;
+    byCall[at] = std::move(site);
+  }
+  for (auto& [at, site] : byCall) out.push_back(std::move(site));
+  return out;
 }
 
 }  // namespace
@@ -199,54 +243,78 @@ std::vector<GeometryCallSite> findGeometryCallSites(std::string_view packText, s
   if (!tree || ts_node_is_null(tree->root())) return out;
   Ctx c(*tree);
   cpp::collect(c);
-  const Witnesses w = witnesses(c);
   std::vector<SizeCall> sizes;
   for (const auto& m : c.matches[QueryId::CppLaunchCall]) {
     std::string method(c.text(m.get("method")));
     if (method != "setGridSize" && method != "setBlockSize") continue;
-    sizes.push_back({c.functionOf(m.get("call")), method, cpp::items(m.get("args")), m.get("call")});
+    sizes.push_back({method, cpp::items(m.get("args")), m.get("call")});
   }
-  for (const auto& m : c.matches[QueryId::CppTypedDeclaration]) {
-    TSNode decl = m.get("decl");
-    if (!is(decl, "declaration")) continue;
-    int fi = c.functionOf(decl);
-    if (fi < 0) continue;
-    for (TSNode d : cpp::items(decl)) {
-      if (!is(d, "init_declarator")) continue;
-      TSNode value = field(d, "value");
-      if (!is(value, "call_expression") || cpp::calleeName(c, value) != callee) continue;
-      TSNode id = cpp::innermostIdentifier(field(d, "declarator"));
-      if (cpp::isNull(id)) continue;
-      GeometryCallSite site;
-      site.resultVar = std::string(c.text(id));
-      site.callee = std::string(callee);
-      site.function = cpp::functionName(c, c.functions[fi].node);
-      site.line = rangeOf(value).line;
-      uint64_t fp = fnv1a(cpp::collapse(c.text(value)));
-      for (const SizeCall& s : sizes) {
-        if (s.function != fi || ts_node_start_byte(s.call) < ts_node_end_byte(value)) continue;
-        bool feeds = false;
-        for (TSNode a : s.args) feeds = feeds || reads(c, a, site.resultVar);
-        if (!feeds) continue;
-        auto& axes = s.method == "setGridSize" ? site.grid : site.block;
-        axes.clear();
-        for (TSNode a : s.args) axes.push_back(cpp::collapse(c.text(a)));
-        fp = fnv1a(cpp::collapse(c.text(s.call)), fp);
-      }
-      if (site.grid.empty() && site.block.empty()) continue;
-      for (TSNode a : cpp::items(field(value, "arguments"))) {
-        GeometryArgument arg;
-        arg.expression = cpp::collapse(c.text(a));
-        resolve(c, w, fi, a, arg, 0);
-        fp = fnv1a(arg.expression + "|" + arg.source + "|" + arg.value + "|" + arg.via, fp);
-        site.args.push_back(std::move(arg));
-      }
-      site.fingerprint = fp;
-      out.push_back(std::move(site));
+  if (sizes.empty()) return out;
+  out = sitesOf(c, sizes, callee);
+  if (out.empty()) return out;
+  const Witnesses w = cpp::geometry::witnesses(c);
+  for (GeometryCallSite& site : out) {
+    TSNode call{};
+    walk(c.tree.root(), [&](TSNode n) {
+      if (!cpp::isNull(call)) return false;
+      if (is(n, "call_expression") && rangeOf(n).line == site.line && cpp::calleeName(c, n) == site.callee) call = n;
+      return cpp::isNull(call);
+    });
+    Resolver r{c, w, c.functionOf(call)};
+    if (r.fi < 0) continue;
+    uint64_t fp = site.fingerprint;
+    for (TSNode a : cpp::items(field(call, "arguments"))) {
+      GeometryArgument arg;
+      arg.expression = cpp::collapse(c.text(a));
+      r.resolve(a, arg, nullptr, 0);
+      std::string members;
+      for (const auto& [m, kv] : arg.members) members += m + "=" + kv.first + ",";
+      fp = fnv1a(arg.expression + "|" + arg.source + "|" + arg.value + "|" + arg.via + "|" + members, fp);
+      site.args.push_back(std::move(arg));
     }
+    site.fingerprint = fp;
   }
   return out;
 }
+
+namespace {
+
+// A declaration's name and its type as written without the name ("const std::string&").
+GeometryParam declared(const Ctx& c, TSNode whole, TSNode id) {
+  GeometryParam gp;
+  std::string_view text = c.text(whole);
+  if (cpp::isNull(id)) {
+    gp.type = cpp::collapse(text);
+    return gp;
+  }
+  uint32_t s0 = ts_node_start_byte(whole), a = ts_node_start_byte(id) - s0, b = ts_node_end_byte(id) - s0;
+  gp.name = std::string(c.text(id));
+  gp.type = cpp::collapse(std::string(text.substr(0, a)) + std::string(text.substr(b)));
+  return gp;
+}
+
+GeometryStruct readStruct(const Ctx& c, TSNode n) {
+  GeometryStruct s;
+  s.name = std::string(c.text(field(n, "name")));
+  auto scopes = c.siteOf(n).scope;
+  if (!scopes.empty() && scopes.back() == s.name) scopes.pop_back();  // the struct's own scope
+  for (const auto& scope : scopes)
+    if (!scope.empty()) s.qualified += scope + "::";
+  s.qualified += s.name;
+  for (TSNode f : cpp::items(field(n, "body"))) {
+    if (!is(f, "field_declaration")) continue;
+    std::string type = cpp::collapse(c.text(field(f, "type")));
+    bool defaulted = !cpp::isNull(field(f, "default_value"));
+    for (TSNode d : cpp::items(f)) {
+      if (!is(d, "field_identifier")) continue;
+      s.members.push_back(GeometryParam{type, std::string(c.text(d))});
+      s.defaulted.push_back(defaulted);
+    }
+  }
+  return s;
+}
+
+}  // namespace
 
 GeometryHeader readGeometryHeader(std::string_view headerText, std::string_view function) {
   GeometryHeader h;
@@ -263,6 +331,7 @@ GeometryHeader readGeometryHeader(std::string_view headerText, std::string_view 
       return false;
     }
     if (is(n, "identifier") && c.text(n).starts_with("HIPDNN_PLUGIN_STATUS_")) statuses.insert(std::string(c.text(n)));
+    if (is(n, "struct_specifier") && !cpp::isNull(field(n, "body"))) h.structs.push_back(readStruct(c, n));
     if (h.found || !is(n, "function_definition")) return true;
     TSNode decl = cpp::functionDeclarator(n);
     if (cpp::lastComponent(c.text(field(decl, "declarator"))) != function) return true;
@@ -272,17 +341,7 @@ GeometryHeader readGeometryHeader(std::string_view headerText, std::string_view 
       if (!s.empty()) qualified += s + "::";
     h.qualified = qualified + std::string(function);
     for (TSNode p : cpp::items(field(decl, "parameters"))) {
-      TSNode id = cpp::innermostIdentifier(field(p, "declarator"));
-      std::string_view whole = c.text(p);
-      GeometryParam gp;
-      if (cpp::isNull(id)) {
-        gp.type = cpp::collapse(whole);
-      } else {
-        uint32_t s0 = ts_node_start_byte(p), a = ts_node_start_byte(id) - s0, b = ts_node_end_byte(id) - s0;
-        gp.name = std::string(c.text(id));
-        gp.type = cpp::collapse(std::string(whole.substr(0, a)) + std::string(whole.substr(b)));
-      }
-      h.params.push_back(std::move(gp));
+      h.params.push_back(declared(c, p, cpp::innermostIdentifier(field(p, "declarator"))));
     }
     return true;
   });
