@@ -32,6 +32,9 @@ struct Layout {
   // impactd cannot resolve (as written, whitespace collapsed) -> a C++ expression of the header's
   // other parameters that computes it (the geometry differential, emitter/geometry/).
   std::map<std::string, std::map<std::string, std::string>> geometryDeclarations;
+  // ... or `{metadata: <key>}`: fed from the variant's metadata field (an argument the pack takes
+  // from the run-time problem, compared at the shape the variant was built for).
+  std::map<std::string, std::map<std::string, std::string>> geometryMetadata;
 
   // Is the file one impactd extracts facts from?
   bool analysed(std::string_view path) const;

@@ -57,9 +57,9 @@ absl::StatusOr<Layout> layoutFromYaml(std::string_view content, Layout layout) {
     else if (key == "descriptor_roots") st = many(layout.descriptorRoots, true);
     else if (key == "import_roots") st = many(layout.importRoots, false);
     else if (key == "geometry") {
-      // {<family>: {<call-site expression>: <C++ expression of the other parameters>}}
+      // {<family>: {<call-site expression>: <C++ expression of the other parameters> | {metadata: <key>}}}
       auto bad = [&] {
-        return absl::InvalidArgumentError(absl::StrCat(where(), "geometry maps a family to {expression: C++ expression}"));
+        return absl::InvalidArgumentError(absl::StrCat(where(), "geometry maps a family to {expression: C++ expression or {metadata: key}}"));
       };
       if (!v.IsMap()) st = bad();
       for (auto fam = v.begin(); st.ok() && fam != v.end(); ++fam) {
@@ -74,11 +74,13 @@ absl::StatusOr<Layout> layoutFromYaml(std::string_view content, Layout layout) {
         for (auto e = declarations.begin(); e != declarations.end(); ++e) {
           const YAML::Node expression = e->first;
           const YAML::Node value = e->second;
-          if (!expression.IsScalar() || !value.IsScalar()) {
+          const YAML::Node key = value.IsMap() && value.size() == 1 ? value["metadata"] : YAML::Node();
+          if (!expression.IsScalar() || !(value.IsScalar() || (key && key.IsScalar()))) {
             st = bad();
             break;
           }
-          layout.geometryDeclarations[family.Scalar()][expression.Scalar()] = value.Scalar();
+          if (value.IsScalar()) layout.geometryDeclarations[family.Scalar()][expression.Scalar()] = value.Scalar();
+          else layout.geometryMetadata[family.Scalar()][expression.Scalar()] = key.Scalar();
         }
       }
     }

@@ -60,6 +60,24 @@ std::vector<GeometryInput> shippedVariants(const Snapshot& head, const TreeFacts
   return out;
 }
 
+// A UKD's metadata completed with the profile's KMD defaults, as the descriptor loader completes
+// it before the pack reads it (legacy records omit block_m and reach the pack as 256).
+void completeMetadata(std::vector<GeometryInput>& variants, const std::vector<KmdField>& fields) {
+  for (GeometryInput& v : variants)
+    for (const KmdField& k : fields) {
+      if (!k.defaultValue || v.metadata.contains(k.name)) continue;
+      const std::string& d = *k.defaultValue;
+      if (k.type == "int") {
+        json n = json::parse(d, nullptr, false);
+        if (n.is_number_integer()) v.metadata[k.name] = n;
+      } else if (k.type == "bool") {
+        if (d == "true" || d == "false") v.metadata[k.name] = d == "true";
+      } else {
+        v.metadata[k.name] = d;
+      }
+    }
+}
+
 // The pack calling the header function: a C++ file including the header whose call feeds the launch.
 void findCallSite(const Snapshot& head, const TreeFacts& facts, GeometryFamilyPlan& plan, const std::string& function) {
   std::string header = baseName(plan.family.header);
@@ -119,7 +137,8 @@ const GeometryStruct* headerStruct(const GeometryHeader& h, const std::string& t
 
 // Each header parameter's feed, and the plan's text; the first argument no source resolves makes
 // the family "not checked".
-void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::string>* declared) {
+void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::string>* declared,
+                   const std::map<std::string, std::string>* fromMetadata) {
   const auto& params = plan.header.params;
   const auto& args = plan.site.args;
   if (params.size() != args.size()) {
@@ -150,6 +169,11 @@ void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::st
       feed = GeometryFeed{};
       feed.kind = GeometryFeed::Kind::DescriptorId;
       from = "the descriptor's id";
+    } else if (fromMetadata && fromMetadata->count(a.expression) && (integralType(p.type) || stringType(p.type))) {
+      feed = GeometryFeed{};
+      feed.kind = integralType(p.type) ? GeometryFeed::Kind::Integer : GeometryFeed::Kind::String;
+      feed.key = fromMetadata->at(a.expression);
+      from = absl::StrCat("metadata ", feed.key, ", declared (.impactd.yaml)");
     } else if (declared && declared->count(a.expression)) {
       feed = GeometryFeed{};
       feed.kind = GeometryFeed::Kind::Declared;
@@ -168,6 +192,32 @@ void planArguments(GeometryFamilyPlan& plan, const std::map<std::string, std::st
     plan.family.plan.push_back(absl::StrCat(p.name, " <- ", from, a.via.empty() ? "" : absl::StrCat(" (", a.via, ")")));
     plan.feeds.push_back(std::move(feed));
   }
+}
+
+// The profile's mirror names the header only (`cpp_mirror: …/Gfx950AttentionDenseGeometry.hpp`):
+// the header function is the one of its functions whose result a pack's launch reads; more than
+// one, or none, is said.
+bool inferHeaderFunction(const Snapshot& head, const TreeFacts& facts, GeometryFamilyPlan& p, const std::string& text) {
+  std::vector<std::string> reached;
+  GeometryFamilyPlan first;
+  for (const auto& fn : readGeometryHeader(text, "").functions) {
+    GeometryFamilyPlan trial = p;
+    findCallSite(head, facts, trial, fn);
+    if (trial.family.pack.empty()) continue;
+    if (reached.empty()) first = std::move(trial);
+    reached.push_back(fn);
+  }
+  if (reached.size() != 1) {
+    p.cppWhy = reached.empty()
+                   ? absl::StrCat("the profile's mirror names ", p.family.header, " without a function, and no call of ",
+                                  "its functions feeds setGridSize/setBlockSize in a C++ file including it")
+                   : absl::StrCat("the profile's mirror names ", p.family.header, " without a function, and the launch ",
+                                  "reads more than one of them (", absl::StrJoin(reached, ", "), ")");
+    return false;
+  }
+  p = std::move(first);
+  p.family.headerFunction = reached[0];
+  return true;
 }
 
 // An axis of the launch that reads neither the header function's result nor a literal.
@@ -222,11 +272,12 @@ std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFac
           for (const auto& l : df->descriptor->launches)
             if (l.source == plan.source && plan.builder.empty()) plan.builder = l.builder;
     plan.variants = shippedVariants(head, facts, plan.source, plan.builder, f.inputs, archs);
+    completeMetadata(plan.variants, m.kmdFields);
     f.archs.assign(archs.begin(), archs.end());
     out.push_back(std::move(plan));
     GeometryFamilyPlan& p = out.back();
-    if (p.family.gridFunction.empty() || p.family.headerFunction.empty()) {
-      p.family.notChecked = "the grid surface names no Python function or no header function";
+    if (p.family.gridFunction.empty()) {
+      p.family.notChecked = "the grid surface names no Python function";
       continue;
     }
     if (p.builder.empty()) {
@@ -238,12 +289,13 @@ std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFac
       p.cppWhy = absl::StrCat("the header ", p.family.header, " is not in the tree");
       continue;
     }
+    if (p.family.headerFunction.empty() && !inferHeaderFunction(head, facts, p, *headerText)) continue;
     p.header = readGeometryHeader(*headerText, p.family.headerFunction);
     if (!p.header.found) {
       p.cppWhy = absl::StrCat(p.family.header, " defines no function ", p.family.headerFunction);
       continue;
     }
-    findCallSite(head, facts, p, p.family.headerFunction);
+    if (p.family.pack.empty()) findCallSite(head, facts, p, p.family.headerFunction);
     if (p.family.pack.empty()) {
       p.cppWhy = absl::StrCat("no call of ", p.family.headerFunction,
                                          " feeding setGridSize/setBlockSize in a C++ file including ", p.family.header);
@@ -257,7 +309,9 @@ std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFac
     std::string family = m.slug;
     if (family.empty()) family = baseName(mpath).substr(0, baseName(mpath).find('.'));
     auto declared = base.geometryDeclarations.find(family);
-    planArguments(p, declared == base.geometryDeclarations.end() ? nullptr : &declared->second);
+    auto fromMetadata = base.geometryMetadata.find(family);
+    planArguments(p, declared == base.geometryDeclarations.end() ? nullptr : &declared->second,
+                  fromMetadata == base.geometryMetadata.end() ? nullptr : &fromMetadata->second);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include "extract/cpp/GeometryCalls.h"
 #include "support/FixtureRepo.h"
+#include "support/Gfx950DenseGeometryNewest.h"
 
 namespace impact {
 namespace {
@@ -253,6 +254,31 @@ class Handler {
   ASSERT_EQ(o.size(), 1u);
   EXPECT_EQ(o[0].args[2].source, "");
   EXPECT_EQ(o[0].args[0].members.size(), 1u);  // only groups
+}
+
+// The newest gfx950 dense form: the tile is a member of what candidateTile returns (an aggregate
+// of metadata reads through the file's reader function), the head count is witnessed by
+// kernelMatches, the query length and batch are the graph's (run-time: unresolved), and the
+// header function is the one of the header's functions whose result the launch reads.
+TEST(GeometryCalls, TheNewestDenseFormMemberOfAReturnedTileAndRunTimeShape) {
+  auto sites = findGeometryCallSites(testing::kDenseNewestPack, "gfx950AttentionDenseGeometry");
+  ASSERT_EQ(sites.size(), 1u);
+  const auto& a = sites[0].args;
+  ASSERT_EQ(a.size(), 5u);
+  EXPECT_EQ(a[0].source, "metadata");
+  EXPECT_EQ(a[0].value, "block_m");
+  EXPECT_EQ(a[0].method, "integerMetadata");
+  EXPECT_NE(a[0].via.find("tile->blockM is `*blockM` in candidateTile"), std::string::npos) << a[0].via;
+  EXPECT_EQ(a[1].source, "");  // problem.seqLenQ: the graph's, only divisibility-checked
+  EXPECT_EQ(a[2].source, "metadata");
+  EXPECT_EQ(a[2].value, "num_query_heads");
+  EXPECT_EQ(a[3].source, "");  // problem.batch: the graph's
+  EXPECT_EQ(a[4].source, "descriptor-id");
+  EXPECT_TRUE(findGeometryCallSites(testing::kDenseNewestPack, "isSupportedGfx950AttentionDenseTile").empty());
+
+  GeometryHeader h = readGeometryHeader(testing::kDenseNewestHeader, "");
+  EXPECT_FALSE(h.found);
+  EXPECT_EQ(h.functions, (std::vector<std::string>{"isSupportedGfx950AttentionDenseTile", "gfx950AttentionDenseGeometry"}));
 }
 
 }  // namespace

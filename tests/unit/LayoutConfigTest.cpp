@@ -111,11 +111,16 @@ TEST(LayoutConfig, GeometryDeclarationsAreReadPerFamily) {
 geometry:
   gfx950_conv_fwd:
     "matched->geometry": "deriveGeometry(problem).value()"
+    problem.seqLenQ: {metadata: seqlen_q}
 )yaml");
   ASSERT_TRUE(l.ok()) << l.status();
   EXPECT_EQ(l->geometryDeclarations.at("gfx950_conv_fwd").at("matched->geometry"), "deriveGeometry(problem).value()");
+  EXPECT_EQ(l->geometryMetadata.at("gfx950_conv_fwd").at("problem.seqLenQ"), "seqlen_q");
+  EXPECT_EQ(l->geometryDeclarations.at("gfx950_conv_fwd").count("problem.seqLenQ"), 0u);
   for (const char* text : {"geometry:\n  gfx950_conv_fwd: [a, b]\n", "geometry: [a]\n", "geometry: x\n",
-                           "geometry:\n  f:\n    e: [1]\n", "geometry:\n  [f]: {e: x}\n"}) {
+                           "geometry:\n  f:\n    e: [1]\n", "geometry:\n  [f]: {e: x}\n",
+                           "geometry:\n  f:\n    e: {metadata: [k]}\n", "geometry:\n  f:\n    e: {meta: k}\n",
+                           "geometry:\n  f:\n    e: {metadata: k, other: j}\n"}) {
     auto bad = layoutFromYaml(text);
     ASSERT_FALSE(bad.ok()) << text;
     EXPECT_NE(std::string(bad.status().message()).find("geometry maps a family"), std::string::npos) << bad.status();

@@ -88,6 +88,28 @@ struct Resolver {
     });
   }
 
+  // `tile->blockM` of a value a function of the file returns (`candidateTile(kernel)` returns
+  // `AttentionDenseTile{*blockM, *blockN}`): the member's expression there, resolved in that
+  // function; every return must give the same source.
+  void returned(TSNode n, GeometryArgument& out, int depth) {
+    auto values = cpp::geometry::memberValues(c, n);
+    if (values.empty()) return;
+    GeometryArgument first;
+    for (size_t i = 0; i < values.size(); ++i) {
+      GeometryArgument a;
+      Resolver{c, w, c.functionOf(values[i])}.resolve(values[i], a, nullptr, depth + 1);
+      if (a.source.empty() || (i > 0 && (a.source != first.source || a.value != first.value))) return;
+      if (i == 0) first = a;
+    }
+    int g = c.functionOf(values[0]);
+    addVia(out, absl::StrCat(cpp::collapse(c.text(n)), " is `", cpp::collapse(c.text(values[0])), "` in ",
+                             g >= 0 ? cpp::functionName(c, c.functions[g].node) : "the file",
+                             first.via.empty() ? "" : " (" + first.via + ")"));
+    out.source = first.source;
+    out.value = first.value;
+    out.method = first.method;
+  }
+
   // Is `a` inside a `for (<int type> i = 0; ...; ++i / i++)` over i?
   bool loopFromZero(TSNode a, std::string_view var) {
     for (TSNode p = cpp::parentOf(a); !cpp::isNull(p); p = cpp::parentOf(p)) {
@@ -136,7 +158,11 @@ void Resolver::resolve(TSNode n, GeometryArgument& out, const IndexEnv* env, int
       resolve(args[0], out, env, depth + 1);
     return;
   }
-  if (t == "field_expression") return resolveField(c, w, n, out);
+  if (t == "field_expression") {
+    resolveField(c, w, n, out);
+    if (out.source.empty() && out.members.empty()) returned(n, out, depth);
+    return;
+  }
   if (t == "subscript_expression") return element(n, out, depth);
   if (t == "identifier") {
     TSNode init = cpp::geometry::localInitializer(c, fi, c.text(n), n);
@@ -332,8 +358,10 @@ GeometryHeader readGeometryHeader(std::string_view headerText, std::string_view 
     }
     if (is(n, "identifier") && c.text(n).starts_with("HIPDNN_PLUGIN_STATUS_")) statuses.insert(std::string(c.text(n)));
     if (is(n, "struct_specifier") && !cpp::isNull(field(n, "body"))) h.structs.push_back(readStruct(c, n));
-    if (h.found || !is(n, "function_definition")) return true;
+    if (!is(n, "function_definition")) return true;
     TSNode decl = cpp::functionDeclarator(n);
+    h.functions.push_back(cpp::lastComponent(c.text(field(decl, "declarator"))));
+    if (h.found) return true;
     if (cpp::lastComponent(c.text(field(decl, "declarator"))) != function) return true;
     h.found = true;
     std::string qualified;

@@ -75,6 +75,7 @@ struct GeometryHeader {
   std::vector<std::string> statusNames;  // HIPDNN_PLUGIN_STATUS_* identifiers it uses
   std::string parseError;                // "" or the first syntax error
   std::vector<GeometryStruct> structs;   // the structs the header defines
+  std::vector<std::string> functions;    // every function it defines (last component), in order
 };
 
 GeometryHeader readGeometryHeader(std::string_view headerText, std::string_view function);

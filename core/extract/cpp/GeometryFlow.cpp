@@ -62,6 +62,8 @@ struct Tracer {
   const Ctx& c;
   std::string_view callee;
   std::vector<Reach> out;
+  bool values = false;  // memberValues: stop where no member is left to read
+  std::vector<TSNode> found;
 
   void other(TSNode n) { out.push_back(Reach{{}, {}, where(c, n)}); }
 
@@ -111,6 +113,10 @@ struct Tracer {
   void trace(TSNode n, std::vector<std::string> path, int depth) {
     if (isNull(n) || depth > kMaxTraceDepth) return other(n);
     if (isNothing(c, n)) return;
+    if (values && path.empty()) {
+      found.push_back(n);
+      return;
+    }
     std::string_view t = type(n);
     if (t == "parenthesized_expression" || (t == "pointer_expression" && c.text(field(n, "operator")) == "*")) {
       auto k = t == "parenthesized_expression" ? items(n) : std::vector<TSNode>{field(n, "argument")};
@@ -141,6 +147,14 @@ std::vector<Reach> traceToCall(const Ctx& c, TSNode expr, std::string_view calle
   Tracer t{c, callee, {}};
   t.trace(expr, {}, 0);
   return t.out;
+}
+
+std::vector<TSNode> memberValues(const Ctx& c, TSNode fieldRead) {
+  if (!is(fieldRead, "field_expression")) return {};
+  Tracer t{c, "", {}, true, {}};
+  t.trace(field(fieldRead, "argument"), {std::string(c.text(field(fieldRead, "field")))}, 0);
+  if (!t.out.empty()) return {};
+  return t.found;
 }
 
 }  // namespace impact::cpp::geometry

@@ -24,4 +24,10 @@ struct Reach {
 
 std::vector<Reach> traceToCall(const Ctx& c, TSNode expr, std::string_view callee);
 
+// The expressions a member read stands for, followed the same way until no member is left to
+// read (`tile->blockM` of `const auto tile = candidateTile(kernel)`, which returns
+// `AttentionDenseTile{*blockM, *blockN}`: `*blockM` in candidateTile). Empty when a path reaches
+// something else (a parameter, a call of another file).
+std::vector<TSNode> memberValues(const Ctx& c, TSNode fieldRead);
+
 }  // namespace impact::cpp::geometry

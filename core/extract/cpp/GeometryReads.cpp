@@ -45,6 +45,10 @@ MetadataFunction metadataFunction(const Ctx& c, std::string_view name) {
   auto params = parameterNames(c, fi);
   auto indexOf = [&](TSNode n) {
     n = strip(n);
+    // `kernel.metadata.find(std::string(field))`: the conversion is the key itself.
+    if (is(n, "call_expression") && c.text(field(n, "function")).find("string") != std::string_view::npos &&
+        items(field(n, "arguments")).size() == 1)
+      n = strip(items(field(n, "arguments"))[0]);
     if (!is(n, "identifier")) return -1;
     for (size_t i = 0; i < params.size(); ++i)
       if (params[i] == c.text(n)) return int(i);
