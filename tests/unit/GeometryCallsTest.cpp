@@ -136,7 +136,7 @@ TEST(GeometryCalls, TheRealConvPackReachesLaunchGeometryThroughKernelFits) {
   EXPECT_NE(s.others[0].find("directLaunchGeometry"), std::string::npos) << s.others[0];
   EXPECT_NE(s.others[0].find("in directLaunch"), std::string::npos) << s.others[0];
   ASSERT_EQ(s.args.size(), 7u);
-  EXPECT_EQ(s.args[0].origin, "MatchedProblem.problem");
+  EXPECT_EQ(s.args[0].origin, "matchProblem().problem");
   const std::map<std::string, std::string> members = {
       {"n", "N"},   {"c", "C"},   {"k", "K"},         {"hi", "Hi"},       {"wi", "Wi"},        {"y", "Y"},         {"x", "X"},
       {"strideH", "sH"}, {"strideW", "sW"}, {"padH", "pH"}, {"padW", "pW"}, {"dilationH", "dH"}, {"dilationW", "dW"}, {"groups", "groups"}};
@@ -232,14 +232,14 @@ class Handler {
   ASSERT_EQ(s.others.size(), 1u);
   EXPECT_NE(s.others[0].find("conv::directLaunchGeometry(matched.problem)` in directLaunch"), std::string::npos) << s.others[0];
   ASSERT_EQ(s.args.size(), 5u);
-  EXPECT_EQ(s.args[0].origin, "MatchedProblem.problem");
+  EXPECT_EQ(s.args[0].origin, "matchProblem().problem");
   ASSERT_EQ(s.args[0].members.size(), 3u);
   EXPECT_EQ(s.args[0].members.at("n").first, "N");
   EXPECT_EQ(s.args[0].members.at("k").first, "K");
   EXPECT_EQ(s.args[0].members.at("groups").first, "groups");
   EXPECT_EQ(s.args[0].members.at("groups").second, "kernelFits requires metadataEquals(groups) == p.groups");
   EXPECT_EQ(s.args[1].source, "");
-  EXPECT_EQ(s.args[1].origin, "MatchedProblem.geometry");
+  EXPECT_EQ(s.args[1].origin, "matchProblem().geometry");
   EXPECT_EQ(s.args[2].value, "tile_n");  // tuning[1]
   EXPECT_EQ(s.args[3].value, "tile_m");  // tuning[0]
   EXPECT_EQ(s.args[2].via, "tuning[i] = *value (i = 1); value = intMetadata(kernel, TUNING_FIELDS[i])");
@@ -279,6 +279,74 @@ TEST(GeometryCalls, TheNewestDenseFormMemberOfAReturnedTileAndRunTimeShape) {
   GeometryHeader h = readGeometryHeader(testing::kDenseNewestHeader, "");
   EXPECT_FALSE(h.found);
   EXPECT_EQ(h.functions, (std::vector<std::string>{"isSupportedGfx950AttentionDenseTile", "gfx950AttentionDenseGeometry"}));
+}
+
+// The monorepo's earlier conv generation (29503946): prepare calls launchGeometry itself with
+// `matched->problem` of `matchProblem(context)`; kernelFits, called with `*matched` by prepare and
+// kernelMatches, pins the problem's members in its table, so its parameter's origin is theirs;
+// kernelFits' own launchGeometry call (`.has_value()`) feeds no launch and is no site.
+TEST(GeometryCalls, TheEarlierConvGenerationCallsTheHeaderInPrepare) {
+  const char* pack = R"(
+namespace conv = hip_kernel_provider::x_conv;
+struct MatchedProblem { conv::Problem problem; conv::Geometry geometry; };
+std::optional<MatchedProblem> matchProblem(const MatchContext& context);
+template <typename T>
+bool metadataEquals(const KernelDefinition& kernel, const char* field, const T& expected) {
+    const auto it = kernel.metadata.find(field);
+    const auto* value = std::get_if<T>(&it->second);
+    return value != nullptr && *value == expected;
+}
+bool kernelFits(const MatchedProblem& matched, const KernelDefinition& kernel) {
+    const auto& p = matched.problem;
+    const std::array<std::pair<const char*, int64_t>, 2> fields{{{"N", p.n}, {"K", p.k}}};
+    for(const auto& field : fields) {
+        if(!metadataEquals(kernel, field.first, field.second)) { return false; }
+    }
+    return metadataEquals(kernel, "groups", int64_t{1})
+           && conv::launchGeometry(p, matched.geometry, 64, 64, 64).has_value();
+}
+bool kernelMatches(const MatchContext& context, const BoundTokens&, const KernelDefinition& kernel) {
+    const auto matched = matchProblem(context);
+    return matched && kernelFits(*matched, kernel);
+}
+class ConvFwdDispatchHandler {
+    std::unique_ptr<PreparedDispatch> prepare(const MatchContext& context, const BoundTokens& bound,
+                                              const KernelDefinition& kernel) const override {
+        const auto matched = matchProblem(context);
+        if(!matched || !kernelFits(*matched, kernel)) { throw Bad(); }
+        const auto launch = conv::launchGeometry(matched->problem,
+                                                 matched->geometry,
+                                                 kernel.getIntMetadata("tile_m"),
+                                                 kernel.getIntMetadata("tile_n"),
+                                                 kernel.getIntMetadata("wave_size"));
+        code.kernel->setBlockSize(launch->blockX, 1, 1);
+        code.kernel->setGridSize(launch->gridX, launch->gridY, launch->gridZ);
+        return nullptr;
+    }
+};
+)";
+  auto sites = findGeometryCallSites(pack, "launchGeometry");
+  ASSERT_EQ(sites.size(), 1u);
+  const auto& s = sites[0];
+  EXPECT_EQ(s.function, "prepare");  // a method defined in its class
+  EXPECT_EQ(s.grid, (std::vector<std::string>{"launch.gridX", "launch.gridY", "launch.gridZ"}));
+  EXPECT_TRUE(s.others.empty());
+  ASSERT_EQ(s.args.size(), 5u);
+  EXPECT_EQ(s.args[0].origin, "matchProblem().problem");
+  ASSERT_EQ(s.args[0].members.size(), 2u);  // groups is compared with a literal: no witness, its default stays
+  EXPECT_EQ(s.args[0].members.at("n").first, "N");
+  EXPECT_EQ(s.args[0].members.at("k").first, "K");
+  EXPECT_EQ(s.args[2].value, "tile_m");
+  EXPECT_EQ(s.args[4].value, "wave_size");
+
+  // A call of kernelFits with another problem: the callers disagree, the parameter's origin is
+  // its type, and prepare's `matched->problem` is witnessed by nothing.
+  std::string other = pack;
+  other.replace(other.find("return matched && kernelFits(*matched, kernel);"), 47,
+                "return matched && kernelFits(otherProblem(context), kernel);");
+  auto o = findGeometryCallSites(other, "launchGeometry");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_TRUE(o[0].args[0].members.empty());
 }
 
 }  // namespace

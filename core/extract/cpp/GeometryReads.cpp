@@ -208,22 +208,61 @@ std::string metadataKey(const Ctx& c, TSNode n, std::string* method, const Index
   return constantString(c, args[mf.key], env);
 }
 
-std::string origin(const Ctx& c, TSNode n) {
-  for (int depth = 0; depth < kMaxOriginDepth; ++depth) {
+namespace {
+
+std::string originAt(const Ctx& c, TSNode n, int depth);
+
+// A parameter's origin: the origin of the argument every call of its function in the file passes
+// (kernelFits(const MatchedProblem& matched) is called with `*matched` of `matchProblem(context)`
+// by prepare and kernelMatches: "matchProblem()"); "" when the calls disagree or one has none.
+std::string callerOrigin(const Ctx& c, int fi, std::string_view name, int depth) {
+  TSNode decl = functionDeclarator(c.functions[fi].node);
+  auto params = items(field(decl, "parameters"));
+  size_t k = 0;
+  while (k < params.size() && c.text(innermostIdentifier(field(params[k], "declarator"))) != name) ++k;
+  if (k == params.size()) return "";
+  std::string fn = lastComponent(c.text(field(decl, "declarator")));
+  std::string out;
+  bool agree = true, any = false;
+  walk(c.tree.root(), [&](TSNode n) {
+    if (!agree) return false;
+    if (!is(n, "call_expression") || calleeName(c, n) != fn) return true;
+    auto args = items(field(n, "arguments"));
+    if (args.size() != params.size()) return true;
+    std::string o = originAt(c, args[k], depth + 1);
+    if (o.empty() || (any && o != out)) agree = false;
+    out = o;
+    any = true;
+    return true;
+  });
+  return agree && any ? out : "";
+}
+
+std::string originAt(const Ctx& c, TSNode n, int depth) {
+  for (; depth < kMaxOriginDepth; ++depth) {
     n = strip(n);
     if (is(n, "field_expression")) {
-      std::string base = origin(c, field(n, "argument"));
+      std::string base = originAt(c, field(n, "argument"), depth + 1);
       return base.empty() ? "" : base + "." + std::string(c.text(field(n, "field")));
     }
     if (!is(n, "identifier")) return "";
     int fi = c.functionOf(n);
     TSNode init = localInitializer(c, fi, c.text(n), n);
-    if (isNull(init)) return parameterType(c, fi, c.text(n));
+    if (isNull(init)) {
+      std::string type = parameterType(c, fi, c.text(n));
+      if (type.empty()) return "";
+      std::string callers = callerOrigin(c, fi, c.text(n), depth);
+      return callers.empty() ? type : callers;
+    }
     if (is(init, "call_expression") && !metadataKey(c, init, nullptr).size()) return calleeName(c, init) + "()";
     n = init;  // an alias: `const auto& p = matched.problem;`
   }
   return "";
 }
+
+}  // namespace
+
+std::string origin(const Ctx& c, TSNode n) { return originAt(c, n, 0); }
 
 Witnesses witnesses(const Ctx& c) {
   Witnesses out;

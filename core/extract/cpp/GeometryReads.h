@@ -4,8 +4,10 @@
 //   metadata (`intMetadata(kernel, K)`: its body calls `<x>.metadata.find(<its key parameter>)`);
 //   the key is a constant, or an element of a constant array picked by a loop index;
 // - where a value comes from (its origin): a field path rooted in a local bound to a call
-//   (`problemFor().seqLenQ`) or in a parameter of a named type (`MatchedProblem.problem.n`), through
-//   aliases (`const auto& p = matched.problem;`) and dereferences;
+//   (`problemFor().seqLenQ`), or in a parameter: the origin of what every call of its function
+//   in the file passes (`matchProblem().problem.n` for kernelFits' `matched`, called with
+//   `*matched` of `matchProblem(context)`), else its declared type (`MatchedProblem.problem.n`);
+//   through aliases (`const auto& p = matched.problem;`) and dereferences;
 // - matcher equality witnesses: a metadata read compared `==`/`!=` with an origin, a call of the
 //   file's metadata comparator (`metadataEquals(kernel, "groups", p.groups)`: its body finds the
 //   key in the metadata and compares `==` its expected parameter), and a table of `{key, value}`
