@@ -227,8 +227,8 @@ std::string unreadAxis(const GeometryFamilyPlan& plan) {
     for (size_t i = 0; i < axes.size(); ++i)
       if (axes[i].starts_with("?"))
         return absl::StrCat(grid ? "setGridSize" : "setBlockSize", "'s argument #", i + 1, " (`", axes[i].substr(1),
-                            "` in ", plan.family.pack, ") reads neither the result of ", plan.family.headerFunction,
-                            " nor a literal");
+                            "` in ", plan.family.pack, ") is neither a literal nor computed from the result of ",
+                            plan.family.headerFunction, " alone");
   }
   return "";
 }

@@ -349,5 +349,23 @@ class ConvFwdDispatchHandler {
   EXPECT_TRUE(o[0].args[0].members.empty());
 }
 
+// An axis computing with the call's result alone, in the call's own function, is compiled as
+// written; one that also reads another local, or reaches another computation, is unread ("?").
+TEST(GeometryCalls, AnAxisComputedFromTheResultIsCompiledAsWrittenAndOneReadingMoreIsUnread) {
+  const char* pack = R"(
+void Handler::prepare(const KernelDefinition& kernel) {
+  const auto persistent = kernel.getIntMetadata(std::string("persistent"));
+  const auto geometry = denseGeometry(kernel.getIntMetadata(std::string("block_m")));
+  code.setGridSize(persistent != 0 ? geometry.gridX : 1, geometry.gridY * 2 + 1, other.z);
+  code.setBlockSize(geometry.blockX, 1, 1);
+}
+)";
+  auto sites = findGeometryCallSites(pack, "denseGeometry");
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0].grid,
+            (std::vector<std::string>{"?persistent != 0 ? geometry.gridX : 1", "geometry.gridY * 2 + 1", "?other.z"}));
+  EXPECT_EQ(sites[0].block, (std::vector<std::string>{"geometry.blockX", "1", "1"}));
+}
+
 }  // namespace
 }  // namespace impact

@@ -191,14 +191,16 @@ std::string boundName(const Ctx& c, TSNode call) {
 
 bool isLiteral(TSNode n) { return is(n, "number_literal") || is(n, "true") || is(n, "false"); }
 
-// Does an axis argument read `var` (written in the call's own function: `geometry.gridX * 2`)?
+// Does an axis argument compute with `var` and nothing else the harness lacks (written in the
+// call's own function: `geometry.gridX * 2`)? Another local (`persistent ? geometry.gridX : 1`)
+// is not in the harness: such an axis is unread.
 bool reads(const Ctx& c, TSNode arg, std::string_view var) {
-  bool hit = false;
+  bool hit = false, other = false;
   walk(arg, [&](TSNode n) {
-    if (is(n, "identifier") && c.text(n) == var) hit = true;
-    return !hit;
+    if (is(n, "identifier")) (c.text(n) == var ? hit : other) = true;
+    return true;
   });
-  return hit;
+  return hit && !other;
 }
 
 struct Axis {
@@ -236,14 +238,23 @@ std::vector<GeometryCallSite> sitesOf(const Ctx& c, const std::vector<SizeCall>&
       std::vector<std::string> written;
       bool feeds = false;
       for (const Axis& ax : axes) {
+        // The member every path to this call reads (`launch.gridX`); in the call's own function,
+        // an axis that also reads something else (`persistent ? geometry.gridX : 1`) is compiled
+        // as written; elsewhere the paths reaching something else are the launch's other paths.
         std::string expr;
+        bool agree = true, mixed = false;
         for (const auto& r : ax.reaches) {
-          if (cpp::sameNode(r.call, call) && expr.empty())
-            expr = r.path.empty() ? site.resultVar : site.resultVar + "." + absl::StrJoin(r.path, ".");
-          else if (!r.other.empty())
-            others.insert(r.other);
+          if (!r.other.empty()) others.insert(r.other);
+          mixed = mixed || !cpp::sameNode(r.call, call);
+          if (!cpp::sameNode(r.call, call)) continue;
+          std::string e = r.path.empty() ? site.resultVar : site.resultVar + "." + absl::StrJoin(r.path, ".");
+          agree = agree && (expr.empty() || e == expr);
+          expr = e;
         }
-        if (expr.empty() && (isLiteral(ax.arg) || (c.functionOf(ax.arg) == fi && reads(c, ax.arg, site.resultVar))))
+        if (!agree) expr.clear();
+        bool sameFunction = c.functionOf(ax.arg) == fi;
+        if (sameFunction && mixed) expr.clear();  // a computation of its own, not another launch path
+        if (isLiteral(ax.arg) || (sameFunction && expr.empty() && reads(c, ax.arg, site.resultVar)))
           expr = cpp::collapse(c.text(ax.arg));
         feeds = feeds || (!expr.empty() && !isLiteral(ax.arg));
         written.push_back(expr.empty() ? "?" + cpp::collapse(c.text(ax.arg)) : expr);
@@ -252,8 +263,7 @@ std::vector<GeometryCallSite> sitesOf(const Ctx& c, const std::vector<SizeCall>&
       (s->method == "setGridSize" ? site.grid : site.block) = written;
       fp = fnv1a(cpp::collapse(c.text(s->call)), fp);
     }
-    for (const auto& o : others)
-      if (o.find(std::string(callee) + "(") == std::string::npos) site.others.push_back(o);
+    site.others.assign(others.begin(), others.end());
     site.fingerprint = fp;
     byCall[at] = std::move(site);
   }
