@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr const char* kGeneratorVersion = "geometry-harness-4";
+constexpr const char* kGeneratorVersion = "geometry-harness-3";
 constexpr const char* kFlags[] = {"-O1", "-w", "-pipe"};
 // Recoverable (no -fno-sanitize-recover): one variant's undefined behaviour does not stop the
 // others; the run's UBSAN_OPTIONS print one line per report (HarnessRun.cpp).
