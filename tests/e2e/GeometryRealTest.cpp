@@ -322,6 +322,25 @@ TEST_F(RealGeometry, UndefinedBehaviourOnShippedVariantsIsAMismatchNamingThem) {
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 }
 
+// An unrecoverable check (reaching __builtin_unreachable) stops the harness on that variant: it
+// keeps its report and has no values; the variants after it are evaluated in a new process.
+TEST_F(RealGeometry, AVariantTheRuntimeStopsOnIsNamedAndTheOthersStillCompared) {
+  if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
+  repo_->replace(kHeader, kGeometryLocal,
+                 "    if(seqLenQ == 4096)\n    {\n        __builtin_unreachable();\n    }\n" + std::string(kGeometryLocal));
+  repo_->commit("a length the header assumes never comes");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid",
+                               "attentionDenseGeometry has undefined behaviour on 1 shipped variant (first: "
+                               "attention_dense.bf16_d128_hq32_kv8_b2_s4096_bm256_persist304.gfx942: " + std::string(kHeader) +
+                               ":111:", "runtime error: execution reached"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_EQ(rows[0].find("differs"), std::string::npos) << rows[0];
+  EXPECT_EQ(rows[0].find("throws"), std::string::npos) << rows[0];
+  EXPECT_EQ(r.out.find("not checked"), std::string::npos) << r.out;
+}
+
 TEST_F(RealGeometry, TheCleanFamilyAgreesWithUbsanOn) {
   if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
   refactorPythonGrid();
