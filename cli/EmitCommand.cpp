@@ -276,9 +276,11 @@ absl::StatusOr<std::shared_ptr<const emit::GeometryDocument>> runGeometryFor(con
   if (!doc.ok()) return doc.status();
   std::fprintf(stderr,
                "impact: geometry: %zu families, %zu variants (%zu families at the merge base too); %zu harnesses "
-               "compiled, %zu from the cache; %zu Python evaluations ran, %zu from the cache; %.2f s\n",
+               "compiled, %zu from the cache; %zu Python evaluations ran, %zu from the cache; %.2f s; UBSan on %zu of "
+               "%zu harnesses%s\n",
                stats.families, stats.variants, stats.baseFamilies, stats.compiled, stats.cachedBinaries, stats.ranPython,
-               stats.cachedPython, stats.seconds);
+               stats.cachedPython, stats.seconds, stats.sanitized, stats.compiled + stats.cachedBinaries,
+               stats.noUbsan.empty() ? "" : (" (not available: " + stats.noUbsan + ")").c_str());
   return std::make_shared<const emit::GeometryDocument>(std::move(*doc));
 }
 

@@ -24,12 +24,18 @@ struct AxisVerdict {
   size_t unfedCount = 0;
   std::vector<std::string> declined; // declined by the header function while the launch has another path
   size_t declinedCount = 0;
+  std::string firstUb;               // "name: UBSan's report"
+  size_t ubCount = 0;
 };
 
 AxisVerdict judgeAxis(const GeometryFamily& f, bool grid) {
   static const char* kAxes[] = {"x", "y", "z"};
   AxisVerdict v;
   for (const auto& var : f.variants) {
+    // The C++ side's own finding, whatever the Python side did; a variant the runtime stopped on
+    // has no values.
+    if (!var.cpp.ub.empty() && v.ubCount++ == 0) v.firstUb = absl::StrCat(var.name, ": ", var.cpp.ub);
+    if (!var.cpp.ub.empty() && !var.cpp.ok && var.cpp.error.empty()) continue;
     if (!var.python.ok) {
       if (v.pyErrorCount++ < kShown) v.pyErrors.push_back(absl::StrCat(var.name, ": ", var.python.error));
       continue;
@@ -79,6 +85,9 @@ std::string mismatchText(const GeometryFamily& f, const AxisVerdict& v, const st
     parts.push_back(absl::StrCat(f.headerFunction, " throws on ", variantsText(v.throwCount), " (",
                                  absl::StrJoin(v.throws, "; "), more(v.throwCount, v.throws.size()),
                                  "): prepare() cannot serve a shipped descriptor"));
+  if (v.ubCount)
+    parts.push_back(absl::StrCat(f.headerFunction, " has undefined behaviour on ", variantsText(v.ubCount), " (first: ",
+                                 v.firstUb, "): the values it returned cannot be trusted"));
   if (parts.empty()) return "";
   return absl::StrCat("geometry: ", absl::StrJoin(parts, "; "), "; arguments: ", absl::StrJoin(f.plan, ", "));
 }
@@ -123,7 +132,7 @@ Row* findRow(std::vector<Row>& rows, const GeometryFamily& f, const std::string&
 
 bool geometryDisagrees(const GeometryFamily& f, bool grid) {
   AxisVerdict v = judgeAxis(f, grid);
-  return v.disagree > 0 || v.throwCount > 0;
+  return v.disagree > 0 || v.throwCount > 0 || v.ubCount > 0;
 }
 
 bool geometryDisagrees(const GeometryFamily& f) {
@@ -176,6 +185,7 @@ GeometryOutcome foldGeometry(std::vector<Row>& rows, const GeometryDocument& doc
         ++out.folded;
       }
     }
+    if (f.notChecked.empty() && !f.noUbsan.empty()) summary.push_back("UBSan not available: " + f.noUbsan);
     out.notes.push_back(absl::StrCat("geometry: ", fam, ": ", absl::StrJoin(summary, "; ")));
   }
   return out;

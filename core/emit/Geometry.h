@@ -5,6 +5,8 @@
 // - a disagreement, or the header throwing on a shipped variant -> the launch-surface:grid /
 //   launch-surface:block row is a mismatch naming the axes, how many variants, the first few by
 //   name with both values (a row is added when nothing touched the surface);
+// - undefined behaviour UBSan reports while the header evaluates a shipped variant -> a mismatch
+//   too (the values it returned cannot be trusted), the values still compared;
 // - the header function declining (an empty optional) a shipped variant -> a mismatch when the
 //   launch has no other path; when it has one (the conv pack's direct family), those variants are
 //   not compared and the rows stay changed, naming the path;
@@ -28,6 +30,9 @@ struct GeometrySide {
   std::vector<int64_t> grid, block;  // 3 values each when ok
   std::string error;                 // Python's exception, or what the header threw
   bool declined = false;             // C++: the header function returned an empty optional
+  // C++, built with UBSan: the runtime's first report while evaluating this variant
+  // ("<path>:<line>:<col>: runtime error: ..."); the values, when there are any, are still compared.
+  std::string ub;
 };
 
 struct GeometryVariant {
@@ -52,6 +57,9 @@ struct GeometryFamily {
   std::vector<GeometryVariant> variants;
   double seconds = 0;                         // what the evaluation cost
   bool cachedBinary = false;                  // the harness came from the cache
+  // Why the harness was built without UBSan (the sanitized build's first error line); "" when it
+  // was built with it, or not built.
+  std::string noUbsan;
 };
 
 struct GeometryDocument {
@@ -62,7 +70,7 @@ struct GeometryDocument {
   std::vector<GeometryFamily> baseFamilies;
 };
 
-// Does the family disagree on some variant (a value, or a throw)? grid: the grid group, else the block's.
+// Does the family disagree on some variant (a value, a throw, undefined behaviour)? grid: the grid group, else the block's.
 bool geometryDisagrees(const GeometryFamily& f, bool grid);
 bool geometryDisagrees(const GeometryFamily& f);
 

@@ -125,6 +125,9 @@ void evaluateCpp(const GeometryFamilyPlan& plan, const Snapshot& head, const std
   }
   (b.cached ? stats.cachedBinaries : stats.compiled)++;
   f.cachedBinary = b.cached;
+  f.noUbsan = b.noUbsan;
+  if (b.ubsan) stats.sanitized++;
+  else if (stats.noUbsan.empty()) stats.noUbsan = b.noUbsan;
   if (lines.empty()) return;
   HarnessRun r = runHarness(b.binary, lines, jail, deadline);
   if (!r.error.empty()) {
@@ -134,6 +137,7 @@ void evaluateCpp(const GeometryFamilyPlan& plan, const Snapshot& head, const std
   for (size_t k = 0; k < fed.size(); ++k) {
     emit::GeometrySide& cc = f.variants[fed[k]].cpp;
     const json& a = r.answers[k];
+    if (a.contains("ub") && a["ub"].is_string()) cc.ub = a["ub"].get<std::string>();
     if (a.contains("error")) {
       cc.error = a["error"].is_string() ? a["error"].get<std::string>() : "error";
       continue;
@@ -183,6 +187,7 @@ emit::GeometryFamily evaluateFamily(const Run& run, const GeometryFamilyPlan& pl
       f.variants[i].notEvaluable = cc.variants[i].notEvaluable;
     }
     f.cachedBinary = cc.cachedBinary;
+    f.noUbsan = cc.noUbsan;
     f.notChecked = py.notChecked.empty()   ? cc.notChecked
                    : cc.notChecked.empty() ? py.notChecked
                                            : absl::StrCat(py.notChecked, "; and ", cc.notChecked);

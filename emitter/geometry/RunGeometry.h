@@ -32,6 +32,8 @@ struct GeometryOptions {
 
 struct GeometryStats {
   size_t families = 0, variants = 0, compiled = 0, cachedBinaries = 0;
+  size_t sanitized = 0;     // harnesses built with UBSan
+  std::string noUbsan;      // why a harness was built without it (the first such family's reason)
   size_t ranPython = 0, cachedPython = 0;  // Python answers evaluated / taken from the cache
   size_t baseFamilies = 0;                 // families evaluated at the merge base too (they disagree at the head)
   double seconds = 0;

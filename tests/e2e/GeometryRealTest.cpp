@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -277,6 +278,179 @@ TEST_F(RealGeometry, AHeaderIncludingAHeaderTheTreeLacksIsNotCheckedNamingIt) {
                                "hipdnn_plugin_sdk/ingestor/LaunchLimits.hpp"});
   EXPECT_EQ(rows.size(), 1u) << r.out;
   EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
+}
+
+// The harness is built with UBSan when the compiler can link it (issue 17): undefined behaviour
+// while the header evaluates a shipped variant is a mismatch naming the variant and the runtime's
+// report, even where the values agree. The runtime reports a source location once per process:
+// both variants overflowing the same multiplication are named.
+std::string onPathOf(const std::string& name) {
+  RunResult r = run("command -v " + name);
+  std::string path = r.exitCode == 0 ? r.out.substr(0, r.out.find('\n')) : "";
+  return path;
+}
+
+bool compilerOnPath() {
+  for (const char* c : {"c++", "g++", "clang++"})
+    if (run(std::string("command -v ") + c).exitCode == 0) return true;
+  return false;
+}
+
+constexpr const char* kGeometryLocal = "    AttentionDenseGeometry geometry;\n";
+constexpr const char* kPacksDir = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/";
+
+TEST_F(RealGeometry, UndefinedBehaviourOnShippedVariantsIsAMismatchNamingThem) {
+  if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
+  // A work estimate in int: 4096 and 8192 query rows times 600000 overflow it; the others do not.
+  repo_->replace(kHeader, kGeometryLocal,
+                 "    volatile int work = static_cast<int>(seqLenQ) * 600000;\n    (void)work;\n" + std::string(kGeometryLocal));
+  repo_->commit("estimate the work in an int");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // The head's harness and (it disagrees) the merge base's, both sanitized.
+  EXPECT_NE(r.err.find("2 harnesses compiled, 0 from the cache"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("UBSan on 2 of 2 harnesses\n"), std::string::npos) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid",
+                               "attentionDenseGeometry has undefined behaviour on 2 shipped variants (first: "
+                               "attention_dense.bf16_d128_hq32_kv8_b2_s4096_bm256_persist304.gfx942: " + std::string(kHeader) +
+                               ":109:", "runtime error: signed integer overflow: 4096 * 600000 cannot be represented in type 'int'",
+                               "the values it returned cannot be trusted"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_EQ(rows[0].find("differs"), std::string::npos) << rows[0];
+  EXPECT_FALSE(rowsWith(r.out, {"mismatch", "launch-surface:block", "undefined behaviour on 2 shipped variants"}).empty())
+      << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+// An unrecoverable check (reaching __builtin_unreachable) stops the harness on that variant: it
+// keeps its report and has no values; the variants after it are evaluated in a new process.
+TEST_F(RealGeometry, AVariantTheRuntimeStopsOnIsNamedAndTheOthersStillCompared) {
+  if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
+  repo_->replace(kHeader, kGeometryLocal,
+                 "    if(seqLenQ == 4096)\n    {\n        __builtin_unreachable();\n    }\n" + std::string(kGeometryLocal));
+  repo_->commit("a length the header assumes never comes");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"mismatch", "launch-surface:grid",
+                               "attentionDenseGeometry has undefined behaviour on 1 shipped variant (first: "
+                               "attention_dense.bf16_d128_hq32_kv8_b2_s4096_bm256_persist304.gfx942: " + std::string(kHeader) +
+                               ":111:", "runtime error: execution reached"});
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_EQ(rows[0].find("differs"), std::string::npos) << rows[0];
+  EXPECT_EQ(rows[0].find("throws"), std::string::npos) << rows[0];
+  EXPECT_EQ(r.out.find("not checked"), std::string::npos) << r.out;
+}
+
+TEST_F(RealGeometry, TheCleanFamilyAgreesWithUbsanOn) {
+  if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
+  refactorPythonGrid();
+  repo_->commit("refactor attention_dense_grid");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("UBSan on 1 of 1 harnesses\n"), std::string::npos) << r.err;
+  EXPECT_FALSE(rowsWith(r.out, {"inert", "launch-surface:grid", "agree on every axis for all 6 shipped variants"}).empty())
+      << r.out;
+  EXPECT_EQ(r.out.find("undefined behaviour"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("UBSan not available"), std::string::npos) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+}
+
+// A compiler that cannot link the sanitizer (a wrapper refusing -fsanitize as a linker without
+// libubsan does): the plain build is used, the note says UBSan was not available and why, and the
+// next run takes the plain binary from the cache without trying again.
+TEST_F(RealGeometry, ACompilerThatCannotLinkUbsanBuildsPlainAndSaysWhy) {
+  std::string cxx = onPathOf("c++");
+  if (cxx.empty()) GTEST_SKIP() << "no c++ on PATH: the harness cannot be built";
+  refactorPythonGrid();
+  repo_->commit("refactor attention_dense_grid");
+  fs::create_directories(cache_ + "/bin");
+  std::string wrapper = cache_ + "/bin/cxx";
+  {
+    std::ofstream w(wrapper);
+    w << "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in -fsanitize=*)\n"
+         "  echo '/usr/bin/ld: cannot find -lubsan: No such file or directory' >&2\n"
+         "  echo 'collect2: error: ld returned 1 exit status' >&2; exit 1;; esac; done\n"
+         "exec " << cxx << " \"$@\"\n";
+  }
+  fs::permissions(wrapper, fs::perms::owner_all);
+  RunResult r = report("IMPACT_CXX=" + shellQuote(wrapper));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("1 harnesses compiled, 0 from the cache"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("UBSan on 0 of 1 harnesses (not available: /usr/bin/ld: cannot find -lubsan"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(rowsWith(r.out, {"note: geometry:", "block agrees on all 6 shipped variants; UBSan not available: "
+                                "/usr/bin/ld: cannot find -lubsan: No such file or directory"}).empty()) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+  RunResult warm = report("IMPACT_CXX=" + shellQuote(wrapper));
+  EXPECT_NE(warm.err.find("0 harnesses compiled, 1 from the cache"), std::string::npos) << warm.err;
+  EXPECT_FALSE(rowsWith(warm.out, {"note: geometry:", "UBSan not available: /usr/bin/ld: cannot find -lubsan"}).empty())
+      << warm.out;
+}
+
+// The header's includes are staged transitively, each found as the compiler would: a.hpp beside
+// the header includes <sdk/b.hpp>, found under a `**/include/` folder of the tree, which includes
+// "detail/c.hpp" beside itself.
+class RealGeometryIncludes : public RealGeometry {
+ protected:
+  void includeChain(bool withSdk) {
+    refactorPythonGrid();
+    repo_->replace(kHeader, "#include <hipdnn_plugin_sdk/PluginException.hpp>\n",
+                   "#include <hipdnn_plugin_sdk/PluginException.hpp>\n\n#include \"a.hpp\"\n");
+    repo_->replace(kHeader, "blockM / 32 * 64", "blockM / 32 * kLanesPerWave");
+    repo_->write(std::string(kPacksDir) + "a.hpp",
+                 "#pragma once\n#include <sdk/b.hpp>\ninline constexpr int kLanesPerWave = sdk::kWave;\n");
+    if (withSdk) {
+      std::string sdk = std::string(kHkp) + "third_party/wave-sdk/include/sdk/";
+      repo_->write(sdk + "b.hpp", "#pragma once\n#include <cstdint>\n#include \"detail/c.hpp\"\n"
+                                  "namespace sdk {\ninline constexpr int kWave = detail::kWave;\n}\n");
+      repo_->write(sdk + "detail/c.hpp", "#pragma once\nnamespace sdk::detail {\ninline constexpr int kWave = 64;\n}\n");
+    }
+    repo_->commit("the wave size from an SDK header");
+  }
+};
+
+TEST_F(RealGeometryIncludes, AHeaderIncludingAFileThatIncludesAnSdkHeaderCompilesAndAgrees) {
+  if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
+  includeChain(true);
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("grid agrees on all 6 shipped variants; block agrees on all 6 shipped variants"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: NONE") << r.out;
+  // Every staged file is in the harness's key: an edit of the innermost one builds again.
+  repo_->replace(std::string(kHkp) + "third_party/wave-sdk/include/sdk/detail/c.hpp", "kWave = 64", "kWave = 32");
+  repo_->commit("wave32");
+  RunResult edited = report();
+  // The head's harness built again (and, the head now disagreeing, the merge base's).
+  EXPECT_NE(edited.err.find("2 harnesses compiled, 0 from the cache"), std::string::npos) << edited.err;
+  EXPECT_FALSE(rowsWith(edited.out, {"mismatch", "launch-surface:block", "block axis x differs on 6 shipped variants"}).empty())
+      << edited.out;
+}
+
+TEST_F(RealGeometryIncludes, AnSdkHeaderTheTreeLacksTwoLevelsDownIsNotCheckedNamingIt) {
+  if (!compilerOnPath()) GTEST_SKIP() << "no C++ compiler on PATH: the harness cannot be built";
+  includeChain(false);
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto rows = rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked:", "does not compile standalone",
+                               std::string(kPacksDir) + "a.hpp:2:", "sdk/b.hpp"});
+  EXPECT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {"mismatch", "launch-surface:grid"}).empty()) << r.out;
+}
+
+TEST_F(RealGeometryIncludes, AnIncludeChainDeeperThanTheLimitIsNotCheckedSayingSo) {
+  refactorPythonGrid();
+  repo_->replace(kHeader, "#include <hipdnn_plugin_sdk/PluginException.hpp>\n",
+                 "#include <hipdnn_plugin_sdk/PluginException.hpp>\n#include \"chain/l0.hpp\"\n");
+  for (int i = 0; i < 20; ++i)
+    repo_->write(std::string(kPacksDir) + "chain/l" + std::to_string(i) + ".hpp",
+                 "#pragma once\n#include \"l" + std::to_string(i + 1) + ".hpp\"\n");
+  repo_->commit("a long include chain");
+  RunResult r = report();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rowsWith(r.out, {"changed", "launch-surface:grid", "geometry not checked:",
+                             "Gfx942AttentionDenseGeometry.hpp's includes go deeper than 16 levels (chain/l0.hpp -> l1.hpp"})
+                .size(), 1u) << r.out;
 }
 
 // The whole real corpus as saved (no rocKE platform package, modules missing): every family says

@@ -119,5 +119,47 @@ TEST(GeometryFold, ADeclinedVariantIsNotComparedWhenTheLaunchHasAnotherPathAndAM
             std::string::npos) << rows[0].message;
 }
 
+// UBSan reporting undefined behaviour while the header evaluates a shipped variant: a mismatch
+// naming the first report, however the values compare; a variant the runtime stopped on (no
+// values) is not compared but still counted; the grid/block values of the others still are.
+TEST(GeometryFold, UndefinedBehaviourOnAShippedVariantIsAMismatchAndTheValuesAreStillCompared) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  doc.families[0].variants[1].cpp.ub = "packs/XGeometry.hpp:12:30: runtime error: signed integer overflow";
+  std::vector<Row> rows = {row("grid"), row("block")};
+  auto out = foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_EQ(out.mismatches, 2u);
+  EXPECT_EQ(rows[0].status, Status::Mismatch);
+  EXPECT_NE(rows[0].message.find("geometry: xGeometry has undefined behaviour on 1 shipped variant (first: b: "
+                                 "packs/XGeometry.hpp:12:30: runtime error: signed integer overflow): the values it "
+                                 "returned cannot be trusted; arguments: blockM <- metadata block_m"),
+            std::string::npos) << rows[0].message;
+  EXPECT_EQ(rows[0].message.find("differs"), std::string::npos) << rows[0].message;
+
+  doc.families[0].variants[0].cpp = GeometrySide{};
+  doc.families[0].variants[0].cpp.ub = "packs/XGeometry.hpp:20:5: runtime error: execution reached an unreachable program point";
+  doc.families[0].variants[1].cpp.grid = {5, 8, 2};
+  rows = {row("grid"), row("block")};
+  foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_NE(rows[0].message.find("grid axis x differs on 1 shipped variant of 2 (b: Python (4, 8, 2), C++ (5, 8, 2))"),
+            std::string::npos) << rows[0].message;
+  EXPECT_NE(rows[0].message.find("xGeometry has undefined behaviour on 2 shipped variants (first: a: packs/XGeometry.hpp:20:5"),
+            std::string::npos) << rows[0].message;
+  EXPECT_EQ(rows[0].message.find("throws"), std::string::npos) << rows[0].message;
+  EXPECT_TRUE(geometryDisagrees(doc.families[0]));
+}
+
+TEST(GeometryFold, AHarnessBuiltWithoutUbsanSaysWhyInTheNote) {
+  GeometryDocument doc;
+  doc.families.push_back(family());
+  doc.families[0].noUbsan = "/usr/bin/ld: cannot find -lubsan: No such file or directory";
+  std::vector<Row> rows = {row("grid"), row("block")};
+  auto out = foldGeometry(rows, doc, {"lib/kernels/x.py"});
+  EXPECT_EQ(rows[0].status, Status::Inert);
+  ASSERT_EQ(out.notes.size(), 1u);
+  EXPECT_NE(out.notes[0].find("block agrees on all 2 shipped variants; UBSan not available: /usr/bin/ld: cannot find -lubsan"),
+            std::string::npos) << out.notes[0];
+}
+
 }  // namespace
 }  // namespace impact::emit
