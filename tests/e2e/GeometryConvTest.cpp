@@ -12,7 +12,6 @@
 // its Problem is kernelFits' `{"N", p.n}` table; its tiles a loop over GEMM_TUNING_FIELDS; its
 // Geometry (`matched.geometry`, derived in code) is declared in .impactd.yaml.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -21,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/FixtureRepo.h"
+#include "support/GeometryFixture.h"
 #include "support/ReportText.h"
 
 namespace impact::testing {
@@ -140,14 +140,14 @@ std::string kdpText(const std::string& real) {
   return kdp.dump(1) + "\n";
 }
 
-class ConvGeometry : public ::testing::Test {
+class ConvGeometry : public GeometryFixture {
  protected:
   void SetUp() override {
     std::string shared = sharedDir();
     std::string real = shared + "/real-data/rocm-libraries/";
     if (shared.empty() || !fs::is_directory(shared + "/real-data/rocke-cpu") || !fs::exists(real + kPack))
       GTEST_SKIP() << "shared/real-data is absent: the conv geometry forms are not checked on the real files";
-    repo_ = std::make_unique<FixtureRepo>();
+    startRepo();
     fs::copy(shared + "/real-data/rocke-cpu", repo_->dir(), fs::copy_options::recursive);
     std::string lib = kLib;
     for (std::string p : {std::string(kPack), std::string(kHeader), std::string(kProfile),
@@ -163,18 +163,7 @@ class ConvGeometry : public ::testing::Test {
     repo_->write("dnn-providers/hip-kernel-provider/rocke/platform/python/rocke/helpers/streamk.py", kNamesOnly);
     repo_->write(kKdp, kdpText(readAll(real + kKdp)));
     repo_->write(".impactd.yaml", kDeclared);
-    repo_->commit("the real gfx950 conv forward family, shipped");
-    repo_->git("checkout -q -b feature");
-    char tmpl[] = "/tmp/impact-geometry-cache-XXXXXX";
-    cache_ = ::mkdtemp(tmpl);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!cache_.empty()) fs::remove_all(cache_, ec);
-  }
-  RunResult report() {
-    return run("env IMPACT_CACHE_DIR=" + shellQuote(cache_) + " " + shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") +
-               " report --repo " + shellQuote(repo_->dir()) + " --base main --head feature --geometry --no-cache");
+    ship("the real gfx950 conv forward family, shipped");
   }
   // A Python-only refactor of the grid method: the same values, written another way.
   void refactorPythonGrid() {
@@ -183,8 +172,6 @@ class ConvGeometry : public ::testing::Test {
                    "        if not self.is_direct:\n            instance = self.to_instance_spec()\n"
                    "            return _conv.implicit_gemm_conv_grid(instance)\n");
   }
-  std::unique_ptr<FixtureRepo> repo_;
-  std::string cache_;
 };
 
 TEST_F(ConvGeometry, TheUntouchedFamilyAgreesOnEveryVariantThroughKernelFitsTable) {

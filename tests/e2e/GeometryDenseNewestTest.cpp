@@ -6,13 +6,13 @@
 // `tile->blockM`, the query length and batch are the graph's. A KDP in the real format whose
 // metadata omits block_m, as the legacy records do (the profile's KMD default, 256, completes it).
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "support/FixtureRepo.h"
+#include "support/GeometryFixture.h"
 #include "support/Gfx950DenseGeometryNewest.h"
 #include "support/ReportText.h"
 
@@ -50,27 +50,22 @@ std::string kdpText(int blockM = 0) {
                                {"causal", 1}, {"ragged", 0}, {"sliding_window", 0}, {"batch", s.b},
                                {"seqlen_q", s.s}, {"seqlen_kv", s.s}};
     if (blockM && i == 3) metadata["block_m"] = blockM;
-    ukds.push_back({{"version", "1.0"},
-                    {"id", "5d0c1e7a-0000-4000-8000-00000000000" + std::to_string(i++)},
-                    {"name", name},
-                    {"kernel_source", {{"kind", "rocke"}, {"source", "kernels/gfx950/attention_dense.py"},
-                                       {"builder", "build_attention_dense"}, {"spec", spec}}},
-                    {"metadata", metadata},
-                    {"priority", 0}});
+    ukds.push_back(rockeUkd(name, "5d0c1e7a-0000-4000-8000-00000000000" + std::to_string(i++),
+                            "kernels/gfx950/attention_dense.py", "build_attention_dense", spec, metadata));
   }
   nlohmann::json kdp = {{"version", "1.0"}, {"id", "618b350c-47c6-48fc-9b12-d80ea21c3d72"},
                         {"name", "hipkernel:gfx950_attention_dense"}, {"kernelDescriptors", ukds}, {"arch", {"gfx950"}}};
   return kdp.dump(1) + "\n";
 }
 
-class DenseNewestGeometry : public ::testing::Test {
+class DenseNewestGeometry : public GeometryFixture {
  protected:
   void SetUp() override {
     std::string shared = sharedDir();
     if (shared.empty() || !fs::is_directory(shared + "/real-data/rocke-cpu") ||
         !fs::exists(shared + "/real-data/gfx950_attention_dense.profile.yaml"))
       GTEST_SKIP() << "shared/real-data is absent: the newest dense geometry form is not checked on the real module";
-    repo_ = std::make_unique<FixtureRepo>();
+    startRepo();
     fs::copy(shared + "/real-data/rocke-cpu", repo_->dir(), fs::copy_options::recursive);
     fs::create_directories((fs::path(repo_->dir()) / kProfile).parent_path());
     fs::copy_file(shared + "/real-data/gfx950_attention_dense.profile.yaml", fs::path(repo_->dir()) / kProfile);
@@ -78,21 +73,8 @@ class DenseNewestGeometry : public ::testing::Test {
     repo_->write(std::string(kPacks) + "Gfx950AttentionDenseNative.cpp", kDenseNewestPack);
     repo_->write(kKdp, kdpText());
     repo_->write(".impactd.yaml", kDeclared);
-    repo_->commit("gfx950 dense, the newest form, shipped");
-    repo_->git("checkout -q -b feature");
-    char tmpl[] = "/tmp/impact-geometry-cache-XXXXXX";
-    cache_ = ::mkdtemp(tmpl);
+    ship("gfx950 dense, the newest form, shipped");
   }
-  void TearDown() override {
-    std::error_code ec;
-    if (!cache_.empty()) fs::remove_all(cache_, ec);
-  }
-  RunResult report() {
-    return run("env IMPACT_CACHE_DIR=" + shellQuote(cache_) + " " + shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") +
-               " report --repo " + shellQuote(repo_->dir()) + " --base main --head feature --geometry --no-cache");
-  }
-  std::unique_ptr<FixtureRepo> repo_;
-  std::string cache_;
 };
 
 // The mirror names the header only: the function is the one the launch reads. The run-time

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/FixtureRepo.h"
+#include "support/GeometryFixture.h"
 #include "support/RealCorpus.h"
 #include "support/ReportText.h"
 
@@ -60,13 +61,8 @@ std::string kdpText() {
                                {"num_kv_heads", s.hkv}, {"seqlen_q", s.s}, {"seqlen_kv", s.s}, {"batch", s.b},
                                {"causal", 1}, {"block_n", 64}, {"block_m", s.bm}, {"waves_per_eu", 2},
                                {"persistent", s.persistent ? 1 : 0}, {"num_persistent", 304}, {"use_exp2_fast", -1}};
-    ukds.push_back({{"version", "1.0"},
-                    {"id", "7f3c9a1e-0000-4000-8000-00000000000" + std::to_string(i++)},
-                    {"name", name},
-                    {"kernel_source", {{"kind", "rocke"}, {"source", "kernels/gfx942/attention_dense.py"},
-                                       {"builder", "build_attention_dense"}, {"spec", spec}}},
-                    {"metadata", metadata},
-                    {"priority", 0}});
+    ukds.push_back(rockeUkd(name, "7f3c9a1e-0000-4000-8000-00000000000" + std::to_string(i++),
+                            "kernels/gfx942/attention_dense.py", "build_attention_dense", spec, metadata));
   }
   nlohmann::json kdp = {{"version", "1.0"}, {"id", "gfx942_attention_dense"}, {"name", "gfx942_attention_dense"},
                         {"matchers", {"hipkernel.gfx942_attention_dense.graph_match"}},
@@ -76,14 +72,14 @@ std::string kdpText() {
   return kdp.dump(1) + "\n";
 }
 
-class RealGeometry : public ::testing::Test {
+class RealGeometry : public GeometryFixture {
  protected:
   void SetUp() override {
     std::string shared = sharedDir();
     if (shared.empty() || !fs::is_directory(shared + "/real-data/rocke-cpu") ||
         !fs::is_directory(shared + "/real-data/rocm-libraries"))
       GTEST_SKIP() << "shared/real-data is absent: the geometry differential is not checked on real files";
-    repo_ = std::make_unique<FixtureRepo>();
+    startRepo();
     fs::copy(shared + "/real-data/rocke-cpu", repo_->dir(), fs::copy_options::recursive);
     for (const char* p : {kModule, kPack, kHeader, kProfile}) {
       fs::create_directories((fs::path(repo_->dir()) / p).parent_path());
@@ -96,27 +92,13 @@ class RealGeometry : public ::testing::Test {
                  "def _mfma_32x32_c_row(b, lane, i):\n    raise NotImplementedError('stand-in')\n\n\n"
                  "def _mfma_32x32_c_col(b, lane, i):\n    raise NotImplementedError('stand-in')\n");
     repo_->write(kKdp, kdpText());
-    repo_->commit("the real gfx942 dense family, shipped");
-    repo_->git("checkout -q -b feature");
-    char tmpl[] = "/tmp/impact-geometry-cache-XXXXXX";
-    cache_ = ::mkdtemp(tmpl);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!cache_.empty()) fs::remove_all(cache_, ec);
-  }
-  RunResult report(const std::string& env = "") {
-    return run("env " + env + " IMPACT_CACHE_DIR=" + shellQuote(cache_) + " " +
-               shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " report --repo " + shellQuote(repo_->dir()) +
-               " --base main --head feature --geometry --no-cache");
+    ship("the real gfx942 dense family, shipped");
   }
   // A Python-only refactor of the grid: the same ceiling, written another way.
   void refactorPythonGrid() {
     repo_->replace(kModule, "    nqb = (spec.seqlen_q + tuning.block_m - 1) // tuning.block_m\n",
                    "    nqb = -(-spec.seqlen_q // tuning.block_m)  # ceiling division\n");
   }
-  std::unique_ptr<FixtureRepo> repo_;
-  std::string cache_;
 };
 
 TEST_F(RealGeometry, TheUntouchedTreeAgreesOnEveryVariant) {
