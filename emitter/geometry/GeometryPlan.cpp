@@ -241,6 +241,31 @@ const SurfaceEntry* entryNamed(const Manifest& m, const std::string& name) {
 
 }  // namespace
 
+std::set<std::string> geometryInputs(const TreeFacts& facts, const Layout& base) {
+  std::set<std::string> out, headers, sources;
+  for (const auto& [mpath, mf] : facts.files) {
+    if (!mf || !mf->manifest) continue;
+    const SurfaceEntry* grid = entryNamed(*mf->manifest, "grid");
+    if (!grid) continue;
+    out.insert(mpath);
+    out.insert(profileLayout(*mf->manifest, base).libraryPath(grid->pythonPath));
+    out.insert(grid->cppPath);
+    headers.insert(baseName(grid->cppPath));
+    sources.insert(grid->pythonPath);
+  }
+  if (headers.empty()) return out;
+  for (const auto& [path, f] : facts.files) {
+    if (!f) continue;
+    if (f->kind == FileKind::Cpp)
+      for (const auto& inc : f->symbols.includes)
+        if (headers.count(baseName(inc))) out.insert(path);
+    if (f->descriptor)
+      for (const auto& l : f->descriptor->launches)
+        if (sources.count(l.source)) out.insert(path);
+  }
+  return out;
+}
+
 std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFacts& facts, const Layout& base) {
   std::vector<GeometryFamilyPlan> out;
   for (const auto& [mpath, mf] : facts.files) {

@@ -6,6 +6,7 @@
 // C++). Pure: reads a snapshot and its facts, runs nothing.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct GeometryFamilyPlan {
   std::vector<GeometryFeed> feeds;  // one per header parameter
   std::vector<GeometryInput> variants;
 };
+
+// Every file whose edit can change a family's evaluation: each profile declaring a grid surface
+// with a Python locator, its module and header, the C++ files including the header, the
+// descriptors shipping the module. Pure; read from the facts alone (the language server asks on a save).
+std::set<std::string> geometryInputs(const TreeFacts& facts, const Layout& layout);
 
 std::vector<GeometryFamilyPlan> planGeometry(const Snapshot& head, const TreeFacts& facts, const Layout& layout);
 

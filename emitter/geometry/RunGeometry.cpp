@@ -52,7 +52,8 @@ std::map<std::string, std::string> closureBlobs(const Snapshot& snap, const Modu
 
 // The Python side: the driver's geometry mode, one call for every variant of the family; its
 // answer is cached by the closure's blobs, the variants, the functions and the driver.
-void evaluatePython(const GeometryFamilyPlan& plan, const Driver& driver, const ExportedTree& tree,
+void evaluatePython(const GeometryFamilyPlan& plan, const Driver& driver, const std::atomic<bool>* cancel,
+                    const ExportedTree& tree,
                     const FamilyCache& cache, const std::map<std::string, std::string>& blobs,
                     Clock::time_point deadline, emit::GeometryFamily& f, bool& cached) {
   json variants = json::array();
@@ -72,7 +73,7 @@ void evaluatePython(const GeometryFamilyPlan& plan, const Driver& driver, const 
     o.status = "ok";
     o.answer = *hit;
   } else {
-    o = callDriver(driver, req, "", deadline, nullptr);
+    o = callDriver(driver, req, "", deadline, cancel);
     if (o.status == "ok") cache.put(key, o.answer);
   }
   if (o.status != "ok") {
@@ -176,7 +177,8 @@ emit::GeometryFamily evaluateFamily(const Run& run, const GeometryFamilyPlan& pl
     // Each side runs when it can, so a family not checked says every reason there is.
     auto blobs = closureBlobs(snap, graph, run.layout, f.module);
     bool pyCached = false;
-    std::thread python([&] { evaluatePython(plan, run.driver, tree, run.pyCache, blobs, deadline, py, pyCached); });
+    std::thread python(
+        [&] { evaluatePython(plan, run.driver, run.opts.cancel, tree, run.pyCache, blobs, deadline, py, pyCached); });
     if (plan.cppWhy.empty()) evaluateCpp(plan, snap, run.cxx, run.driver.sandbox, run.cacheDir, deadline, cc, run.stats);
     else cc.notChecked = plan.cppWhy;
     python.join();
@@ -209,8 +211,10 @@ absl::StatusOr<std::vector<emit::GeometryFamily>> evaluateTree(const Run& run, c
   auto tree = exportTree(snap, run.layout, run.cacheDir);
   if (!tree.ok()) return tree.status();
   ModuleGraph graph(facts, run.layout);
-  for (const auto& plan : plans)
+  for (const auto& plan : plans) {
+    if (run.opts.cancel && run.opts.cancel->load()) return absl::CancelledError("the geometry run was cancelled");
     if (wanted(plan.family.manifest)) out.push_back(evaluateFamily(run, plan, snap, graph, *tree));
+  }
   return out;
 }
 
@@ -240,6 +244,7 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
   Run run{opts, *layout, *driver, cxx, pyCache, cacheDir, stats};
   auto head = evaluateTree(run, *snap, [](const std::string&) { return true; });
   if (!head.ok()) return head.status();
+  if (opts.cancel && opts.cancel->load()) return absl::CancelledError("the geometry run was cancelled");
   doc.families = std::move(*head);
   stats.families = doc.families.size();
   for (const auto& f : doc.families) stats.variants += f.variants.size();

@@ -4,6 +4,7 @@
 // shipped variant; the judgement is core's (emit/Geometry.h).
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -28,6 +29,9 @@ struct GeometryOptions {
   // The caller's extraction cache (`impact report --geometry` passes the report's: the trees it
   // just read are not extracted again); null = a cache of this run's own.
   ExtractCache* extractCache = nullptr;
+  // Set: stop between families and kill the Python child (the language server's replaced or
+  // shut-down run); runGeometry then returns a Cancelled error.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct GeometryStats {

@@ -26,8 +26,6 @@ std::string trimReason(const std::string& error) {
   return out.empty() ? "no reason given" : out;
 }
 
-namespace {
-
 // The head's differences from the disk snapshot: overrides whose content is not the snapshot's.
 std::map<std::string, std::string> changesFromDisk(const AnalysisState& st) {
   std::map<std::string, std::string> out;
@@ -46,8 +44,6 @@ Snapshot headSnapshot(const AnalysisState& st) {
   }
   return head;
 }
-
-}  // namespace
 
 bool EmitMatch::applies(const AnalysisState& st, const emit::EmitDocument& doc) {
   if (!st.base || !st.disk) return false;

@@ -16,6 +16,7 @@ ImpactServer::~ImpactServer() {
   impl_->watchCv.notify_all();
   // Any running emitter child group is killed and its thread joined (its end posts a task).
   impl_->emitter->stop();
+  impl_->geometry->stop();
   // The worker first: the task it is running may be the one that starts the git watch.
   impl_->sched.stop();
   if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
@@ -128,6 +129,7 @@ void ImpactServer::filesChanged(const std::vector<std::string>& paths) {
     std::vector<std::string> rels;
     for (const auto& p : paths) rels.push_back(I.rel(p));
     I.emitter->afterSave(rels);
+    I.geometry->afterSave(rels);
   });
 }
 

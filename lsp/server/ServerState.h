@@ -18,6 +18,7 @@
 #include "report/Render.h"
 #include "server/Diagnostics.h"
 #include "server/BackgroundEmit.h"
+#include "server/BackgroundGeometry.h"
 #include "server/EmitDiagnostics.h"
 #include "server/GitSignature.h"
 #include "server/Navigation.h"
@@ -81,6 +82,8 @@ struct ImpactServer::Impl {
 
   // The background emitter (R6.6, server/BackgroundEmit.h).
   std::unique_ptr<BackgroundEmit> emitter;
+  // The geometry differential in the background (issue 17, server/BackgroundGeometry.h).
+  std::unique_ptr<BackgroundGeometry> geometry;
 
   // Declared last: destroyed first, so no task runs on a half-destroyed Impl.
   Scheduler sched;
@@ -88,7 +91,7 @@ struct ImpactServer::Impl {
   Impl(Callbacks c, Options o)
       : cb(std::move(c)), opts(std::move(o)), disk(opts.cacheDir.empty() ? nullptr : std::make_shared<DiskCache>(opts.cacheDir)),
         ws(opts.layout, withDisk(std::make_shared<ExtractCache>())) {
-    emitter = std::make_unique<BackgroundEmit>(EmitHost{
+    EmitHost host{
         opts, cb, sched, status, [this] { return repo ? root : std::string(); }, [this] { return mergeBase; },
         [this] { return current(); }, [this] { analyseAndPublish(); },
         [this] {
@@ -96,7 +99,9 @@ struct ImpactServer::Impl {
           analyseAndPublish();
         },
         [this] { settle(); }, [this](Severity sv, const std::string& m, const std::string& k) { message(sv, m, k); },
-        [this](const std::string& k) { shownMessages.erase(k); }, [this](const std::string& m) { log(m); }});
+        [this](const std::string& k) { shownMessages.erase(k); }, [this](const std::string& m) { log(m); }};
+    emitter = std::make_unique<BackgroundEmit>(host);
+    geometry = std::make_unique<BackgroundGeometry>(host);
   }
   std::shared_ptr<ExtractCache> withDisk(std::shared_ptr<ExtractCache> c) const {
     if (disk) c->setStore(disk);
@@ -220,7 +225,14 @@ struct ImpactServer::Impl {
     publishedGeneration = st->generation;
     // The emitter's verdicts, when its last document was made for these trees (R6.6).
     FoldedState emitFold = emitter->fold(*st);
-    auto byFile = diagnosticsByFile(emitFold.applies ? emitFold.rows : st->rows);
+    const std::vector<Row>* rows = emitFold.applies ? &emitFold.rows : &st->rows;
+    // The geometry differential's verdicts, when its last document was made for this head.
+    std::vector<Row> withGeometry;
+    if (geometry->document()) {
+      withGeometry = *rows;
+      if (geometry->fold(*st, withGeometry)) rows = &withGeometry;
+    }
+    auto byFile = diagnosticsByFile(*rows);
     if (emitFold.applies)
       addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);
     std::map<std::string, std::vector<Diag>> next;
