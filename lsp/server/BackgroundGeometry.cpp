@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "analysis/Analysis.h"
 #include "emit/TreeKey.h"
 #include "geometry/GeometryPlan.h"
@@ -9,6 +10,23 @@
 #include "server/EmitDiagnostics.h"
 
 namespace impact::server {
+
+void addGeometryRelated(const emit::GeometryDocument& doc, std::map<std::string, std::vector<FileDiag>>& byFile) {
+  for (const auto& f : doc.families) {
+    if (f.pack.empty() || f.plan.empty()) continue;
+    for (const std::string& side : {f.module, f.header}) {
+      auto it = byFile.find(side);
+      if (it == byFile.end()) continue;
+      for (FileDiag& d : it->second) {
+        if (d.status == "changed" || (d.code != "launch-surface:grid" && d.code != "launch-surface:block")) continue;
+        bool ours = false;  // the diagnostic's other side is this family's (a profile may hold several)
+        for (const auto& o : d.related) ours = ours || o.path == (side == f.module ? f.header : f.module);
+        if (ours || d.related.empty())
+          d.related.push_back({f.pack, SourceRange{}, "the launch's arguments: " + absl::StrJoin(f.plan, ", ")});
+      }
+    }
+  }
+}
 
 void BackgroundGeometry::afterSave(const std::vector<std::string>& relPaths) {
   if (host_.root().empty()) return;

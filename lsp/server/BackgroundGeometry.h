@@ -21,8 +21,14 @@
 
 #include "emit/Geometry.h"
 #include "server/BackgroundEmit.h"
+#include "server/Diagnostics.h"
 
 namespace impact::server {
+
+// A folded document's mismatches get the argument plan as related information: on each
+// launch-surface:grid/block mismatch of a family (on its module and its header), a link to the
+// pack whose launch was evaluated, "blockM <- metadata block_m, …".
+void addGeometryRelated(const emit::GeometryDocument& doc, std::map<std::string, std::vector<FileDiag>>& byFile);
 
 class BackgroundGeometry {
  public:

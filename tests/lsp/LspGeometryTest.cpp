@@ -77,10 +77,17 @@ TEST_F(LspGeometry, ASavedPythonGridSwapIsAMismatchAndSwappingBackClearsIt) {
   auto m = waitDiags(c, uri, &from, [](const Json& d) { return hasErrorWith(d, "grid axis x, y differs on 4 shipped variants of 6"); },
                      120000ms);
   ASSERT_TRUE(m) << transcript(c) << c.stderrText();
-  bool named = false;
-  for (const auto& d : (*m)["diagnostics"])
+  // The argument plan: in the message, and as related information at the pack whose launch it is.
+  bool named = false, related = false;
+  for (const auto& d : (*m)["diagnostics"]) {
     named = named || d.value("message", "").find("blockM <- metadata block_m") != std::string::npos;
+    for (const auto& r : d.value("relatedInformation", Json::array()))
+      related = related || (r["message"].get<std::string>().find("the launch's arguments: ") == 0 &&
+                            r["message"].get<std::string>().find("blockM <- metadata block_m") != std::string::npos &&
+                            r["location"]["uri"] == uriIn(repo_, gfx942::kPack));
+  }
   EXPECT_TRUE(named) << m->dump();
+  EXPECT_TRUE(related) << m->dump();
 
   // An unsaved edit undoing the swap: the document was made for another head, it is not applied.
   std::string swappedText = repo_.read(gfx942::kModule);
