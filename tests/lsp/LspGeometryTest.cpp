@@ -3,8 +3,8 @@
 // family's Python module in a trusted "auto" workspace runs it, and its verdict reaches the
 // diagnostics: the Python grid axes swapped is a mismatch (an Error naming the axes and the
 // variants), swapped back the mismatch is gone; the header's persistent branch removed is a
-// mismatch on the persistent variants; the run's progress goes out as the emitter's; a run that
-// cannot start is said once; with the emitter "off" (an untrusted workspace) it never runs.
+// mismatch on the persistent variants; the run's progress goes out as the emitter's and the
+// client can cancel it; a run that cannot start is said once; with the emitter "off" (an untrusted workspace) it never runs.
 #include <stdlib.h>
 
 #include <filesystem>
@@ -155,6 +155,32 @@ TEST_F(LspGeometry, TheRunReportsItsProgressAsTheEmitterDoes) {
   size_t s = from;
   ASSERT_TRUE(c.waitMethod("impactd/status", &s, [](const Json& v) { return v.contains("geometry"); })) << transcript(c);
   EXPECT_TRUE(c.waitMethod("impactd/status", &s, [](const Json& v) { return !v.contains("geometry"); })) << transcript(c);
+}
+
+// The client cancels the run from its progress (cold: the harness is still compiling): it ends
+// "cancelled", nothing is said as a failure, and no verdict of it is published.
+TEST_F(LspGeometry, TheClientCancelsTheRunFromItsProgress) {
+  LspClient c({"--log=info"});
+  c.initialize(repo_.dir(), options("auto"));
+  const std::string uri = uriIn(repo_, gfx942::kModule);
+  size_t from = c.mark();
+  swapGridAxes(true);
+  save(c, gfx942::kModule);
+  size_t p = from;
+  auto create = c.waitMethod(
+      "window/workDoneProgress/create", &p, [](const Json& v) { return v["token"] == "impact.geometry-1"; }, 60000ms);
+  ASSERT_TRUE(create) << transcript(c) << c.stderrText();
+  c.notify("window/workDoneProgress/cancel", {{"token", "impact.geometry-1"}});
+  auto end = c.waitMethod("$/progress", &p,
+                          [](const Json& v) { return v["token"] == "impact.geometry-1" && v["value"]["kind"] == "end"; },
+                          120000ms);
+  ASSERT_TRUE(end) << transcript(c) << c.stderrText();
+  EXPECT_NE((*end)["params"]["value"]["message"].get<std::string>().find("cancelled"), std::string::npos) << end->dump();
+  std::this_thread::sleep_for(500ms);
+  for (const auto& m : c.messages())
+    if (m.value("method", "") == "window/showMessage")
+      EXPECT_EQ(m["params"]["message"].get<std::string>().find("geometry"), std::string::npos) << m.dump();
+  for (const auto& d : allDiags(c, uri)) EXPECT_FALSE(hasErrorWith(d["diagnostics"], "differs")) << d.dump();
 }
 
 // A run that cannot start (here its cache folder cannot be made) is said once, not on every save;
