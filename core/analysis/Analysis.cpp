@@ -231,6 +231,15 @@ absl::StatusOr<Layout> layoutFor(const ReportRequest& req, const Repository& rep
   return layout;
 }
 
+absl::StatusOr<std::vector<std::string>> applyGeometry(std::vector<Row>& rows, const emit::GeometryDocument& doc,
+                                                       const Snapshot& base, const Snapshot& head,
+                                                       const std::string& headKey) {
+  if (doc.headTree != headKey)
+    return absl::FailedPreconditionError(
+        absl::StrCat("the geometry evaluation is for another head (", doc.headTree, ") than this report's (", headKey, ")"));
+  return emit::foldGeometry(rows, doc, changedPaths(base, head)).notes;
+}
+
 absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& defaults, ExtractCache& cache) {
   auto repo = Repository::open(req.repo);
   if (!repo.ok()) return repo.status();
@@ -303,12 +312,9 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
     if (!st.ok()) return st;
   }
   if (req.geometry) {
-    if (req.geometry->headTree != emit::treeKey(*headSnap))
-      return absl::FailedPreconditionError(absl::StrCat("the geometry evaluation is for another head (",
-                                                        req.geometry->headTree, ") than this report's (",
-                                                        emit::treeKey(*headSnap), ")"));
-    auto out = emit::foldGeometry(rep.rows, *req.geometry, changedPaths(*baseSnap, *headSnap));
-    rep.notes.insert(rep.notes.end(), out.notes.begin(), out.notes.end());
+    auto notes = applyGeometry(rep.rows, *req.geometry, *baseSnap, *headSnap, emit::treeKey(*headSnap));
+    if (!notes.ok()) return notes.status();
+    rep.notes.insert(rep.notes.end(), notes->begin(), notes->end());
   }
   rep.rollup = rollUp(rep.rows);
   size_t pre = 0;

@@ -57,6 +57,14 @@ absl::StatusOr<Layout> layoutFor(const ReportRequest& req, const Repository& rep
 // the paths that differ between base and head, and the head's copies of argument lists.
 emit::FoldContext foldContextFor(const Snapshot& base, const Snapshot& head, const std::vector<KernargsPair>& headPairs);
 
+// The geometry document applied to `rows` of a head (`impact report --geometry`, the language
+// server's background run): refused (FailedPrecondition naming both) unless it was made for that
+// head, `headKey` being emit::treeKey(head) (the server passes the key it keeps per head); else
+// folded (emit::foldGeometry, base and head giving the changed paths) and the fold's notes returned.
+absl::StatusOr<std::vector<std::string>> applyGeometry(std::vector<Row>& rows, const emit::GeometryDocument& doc,
+                                                       const Snapshot& base, const Snapshot& head,
+                                                       const std::string& headKey);
+
 absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& layout, ExtractCache& cache);
 
 }  // namespace impact

@@ -199,8 +199,10 @@ emit::GeometryFamily evaluateFamily(const Run& run, const GeometryFamilyPlan& pl
 }
 
 // One tree's families; only those `wanted` accepts (by manifest) are evaluated.
+// progress: the head's families reported as they start (the base's are not).
 absl::StatusOr<std::vector<emit::GeometryFamily>> evaluateTree(const Run& run, const Snapshot& snap,
-                                                               const std::function<bool(const std::string&)>& wanted) {
+                                                               const std::function<bool(const std::string&)>& wanted,
+                                                               bool progress) {
   ExtractCache own;
   TreeFacts facts = collectFacts(snap, run.layout, run.opts.extractCache ? *run.opts.extractCache : own);
   std::vector<GeometryFamilyPlan> plans = planGeometry(snap, facts, run.layout);
@@ -211,10 +213,16 @@ absl::StatusOr<std::vector<emit::GeometryFamily>> evaluateTree(const Run& run, c
   auto tree = exportTree(snap, run.layout, run.cacheDir);
   if (!tree.ok()) return tree.status();
   ModuleGraph graph(facts, run.layout);
+  auto report = [&](const std::string& module) {
+    if (progress && run.opts.onProgress) run.opts.onProgress(out.size(), plans.size(), module);
+  };
   for (const auto& plan : plans) {
     if (run.opts.cancel && run.opts.cancel->load()) return absl::CancelledError("the geometry run was cancelled");
-    if (wanted(plan.family.manifest)) out.push_back(evaluateFamily(run, plan, snap, graph, *tree));
+    if (!wanted(plan.family.manifest)) continue;
+    report(plan.family.module);
+    out.push_back(evaluateFamily(run, plan, snap, graph, *tree));
   }
+  report("");
   return out;
 }
 
@@ -242,7 +250,7 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
   std::optional<Compiler> cxx = findCompiler();
   FamilyCache pyCache((std::filesystem::path(cacheDir) / "geometry" / "python").string());
   Run run{opts, *layout, *driver, cxx, pyCache, cacheDir, stats};
-  auto head = evaluateTree(run, *snap, [](const std::string&) { return true; });
+  auto head = evaluateTree(run, *snap, [](const std::string&) { return true; }, true);
   if (!head.ok()) return head.status();
   if (opts.cancel && opts.cancel->load()) return absl::CancelledError("the geometry run was cancelled");
   doc.families = std::move(*head);
@@ -259,7 +267,7 @@ absl::StatusOr<emit::GeometryDocument> runGeometry(const GeometryOptions& opts, 
     if (!mb.ok()) return mb.status();
     auto baseSnap = (*repo)->commitSnapshot(*mb);
     if (!baseSnap.ok()) return baseSnap.status();
-    auto base = evaluateTree(run, *baseSnap, [&](const std::string& m) { return disagreeing.count(m) > 0; });
+    auto base = evaluateTree(run, *baseSnap, [&](const std::string& m) { return disagreeing.count(m) > 0; }, false);
     if (!base.ok()) return base.status();
     doc.baseFamilies = std::move(*base);
     stats.baseFamilies = doc.baseFamilies.size();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -32,6 +33,9 @@ struct GeometryOptions {
   // Set: stop between families and kill the Python child (the language server's replaced or
   // shut-down run); runGeometry then returns a Cancelled error.
   const std::atomic<bool>* cancel = nullptr;
+  // The head's families as they are evaluated: (done, total, the module of the family starting;
+  // "" at the end). From the calling thread (the language server's $/progress).
+  std::function<void(size_t done, size_t total, const std::string& module)> onProgress;
 };
 
 struct GeometryStats {

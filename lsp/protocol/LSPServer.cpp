@@ -302,7 +302,7 @@ class LSPServer {
         if (const json::Value* t = o->get("token")) {
           std::lock_guard<std::mutex> lock(emitMu_);
           for (const auto& [run, token] : emitTokens_)
-            if (token == *t) server_->cancelEmitter();
+            if (token == *t) run.first == server::EmitProgress::Task::Geometry ? server_->cancelGeometry() : server_->cancelEmitter();
         }
       return;
     }
@@ -420,7 +420,8 @@ class LSPServer {
     };
     cb.log = [this](const std::string& m) { log(Level::Info, m); };
     cb.status = [this](const server::ServerStatus& st) {
-      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message, st.emitting}));
+      notify("impactd/status", toJSON(StatusParams{server::stateName(st.state), st.mismatches, st.changed, st.message,
+                                                   st.emitting, st.geometry}));
     };
     cb.emitProgress = [this](const server::EmitProgress& p) { emitProgress(p); };
     opts.gitPoll = cfg_.gitPoll;
@@ -517,18 +518,21 @@ class LSPServer {
         });
   }
 
-  // The emitter's runs as work-done progress, cancellable by the client
-  // (window/workDoneProgress/cancel), one token per run.
+  // The emitter's and the geometry differential's runs as work-done progress, cancellable by the
+  // client (window/workDoneProgress/cancel), one token per run.
   void emitProgress(const server::EmitProgress& p) {
     using K = server::EmitProgress::Kind;
+    const bool geometry = p.task == server::EmitProgress::Task::Geometry;
     json::Value token = nullptr;
     {
       std::lock_guard<std::mutex> lock(emitMu_);
       if (p.kind == K::Begin) {
         if (!workDoneProgress_) return;
-        emitTokens_.insert_or_assign(p.run, json::Value(llvm::formatv("impact.emit-{0}", p.run).str()));
+        emitTokens_.insert_or_assign(
+            std::pair{p.task, p.run},
+            json::Value(llvm::formatv(geometry ? "impact.geometry-{0}" : "impact.emit-{0}", p.run).str()));
       }
-      auto it = emitTokens_.find(p.run);
+      auto it = emitTokens_.find(std::pair{p.task, p.run});
       if (it == emitTokens_.end()) return;
       token = it->second;
       if (p.kind == K::End) emitTokens_.erase(it);
@@ -536,7 +540,8 @@ class LSPServer {
     json::Object value;
     if (p.kind == K::Begin) {
       call("window/workDoneProgress/create", json::Object{{"token", token}});
-      value = json::Object{{"kind", "begin"}, {"title", "impactd emitter"}, {"cancellable", true}, {"percentage", 0},
+      value = json::Object{{"kind", "begin"}, {"title", geometry ? "impactd geometry" : "impactd emitter"},
+                           {"cancellable", true}, {"percentage", 0},
                            {"message", p.message}};
     } else if (p.kind == K::Report) {
       value = json::Object{{"kind", "report"}, {"cancellable", true}, {"message", p.message}};
@@ -554,7 +559,7 @@ class LSPServer {
   std::mutex outMu_, errMu_, pendingMu_;
   std::map<std::string, std::shared_ptr<Pending>> pending_;
   std::mutex emitMu_;
-  std::map<uint64_t, json::Value> emitTokens_;  // the emitter's runs in progress
+  std::map<std::pair<server::EmitProgress::Task, uint64_t>, json::Value> emitTokens_;  // the runs in progress
   std::unique_ptr<ImpactServer> server_;
   bool initialized_ = false, shutdown_ = false, exitRequested_ = false;
   bool hoverMarkdown_ = false, watchDynamic_ = false, workDoneProgress_ = false, showDocument_ = false, staleCancel_ = false;

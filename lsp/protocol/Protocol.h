@@ -144,10 +144,12 @@ struct StatusParams {
   int mismatches = 0, changed = 0;
   std::string message;
   std::string emitting;  // "done/total" while the background emitter runs; absent otherwise
+  std::string geometry;  // "done/total" families while the background geometry differential runs; absent otherwise
 };
 inline json::Value toJSON(const StatusParams& p) {
   json::Object o{{"state", p.state}, {"mismatches", p.mismatches}, {"changed", p.changed}, {"message", p.message}};
   if (!p.emitting.empty()) o["emitting"] = p.emitting;
+  if (!p.geometry.empty()) o["geometry"] = p.geometry;
   return o;
 }
 

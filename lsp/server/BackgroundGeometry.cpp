@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "analysis/Analysis.h"
 #include "emit/TreeKey.h"
 #include "geometry/GeometryPlan.h"
@@ -10,8 +11,24 @@
 
 namespace impact::server {
 
+void addGeometryRelated(const emit::GeometryDocument& doc, std::map<std::string, std::vector<FileDiag>>& byFile) {
+  for (const auto& f : doc.families) {
+    if (f.pack.empty() || f.plan.empty()) continue;
+    for (const std::string& side : {f.module, f.header}) {
+      auto it = byFile.find(side);
+      if (it == byFile.end()) continue;
+      for (FileDiag& d : it->second) {
+        if (d.status == "changed" || (d.code != "launch-surface:grid" && d.code != "launch-surface:block")) continue;
+        bool ours = false;  // the diagnostic's other side is this family's (a profile may hold several)
+        for (const auto& o : d.related) ours = ours || o.path == (side == f.module ? f.header : f.module);
+        if (ours || d.related.empty())
+          d.related.push_back({f.pack, SourceRange{}, "the launch's arguments: " + absl::StrJoin(f.plan, ", ")});
+      }
+    }
+  }
+}
+
 void BackgroundGeometry::afterSave(const std::vector<std::string>& relPaths) {
-  if (host_.opts.emitter != EmitterMode::Auto) return;  // repository code runs only in a trusted "auto" workspace
   if (host_.root().empty()) return;
   auto st = host_.current();
   std::set<std::string> inputs = emitter::geometryInputs(st->headFacts, host_.opts.layout);
@@ -19,21 +36,31 @@ void BackgroundGeometry::afterSave(const std::vector<std::string>& relPaths) {
   for (const auto& r : relPaths)
     if (inputs.count(r)) hit = r;
   if (hit.empty()) return;
-  if (cancel_) cancel_->store(true);  // the running run reads a tree that is gone
+  // Repository code (the header compiled and run, the module imported) runs only in a trusted
+  // "auto" workspace: the emitter's gate.
+  if (host_.opts.emitter != EmitterMode::Auto)
+    return host_.log(absl::StrCat("geometry: ", hit, " saved; not run: the emitter is \"",
+                                  emitterModeName(host_.opts.emitter),
+                                  "\" (the geometry differential runs the workspace's code only with \"auto\", "
+                                  "in a trusted workspace)"));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancel_) cancel_->store(true);  // the running run reads a tree that is gone
+  }
   host_.log("geometry: " + hit + " saved; a run follows the debounce");
   host_.sched.postDebounced("geometry", host_.opts.emitterDebounce, [this] { start(); });
 }
 
 void BackgroundGeometry::start() {
-  if (host_.root().empty()) return;
-  if (thread_.joinable()) {
-    if (active_) {
-      // Still running (cancelled by the save): start again when it has ended.
-      host_.sched.postDebounced("geometry", std::chrono::milliseconds(200), [this] { start(); });
-      return;
-    }
-    thread_.join();
+  if (stopped_ || host_.root().empty()) return;
+  if (active_) {
+    again_ = true;  // still running (cancelled by the save): finished() starts again
+    return;
   }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stopped_) return;
+  if (thread_.joinable()) thread_.join();
+  again_ = false;
   auto flag = std::make_shared<std::atomic<bool>>(false);
   cancel_ = flag;
   uint64_t run = ++run_;
@@ -44,11 +71,18 @@ void BackgroundGeometry::start() {
   o.head = "";  // the working tree on disk, as saved
   o.cacheDir = host_.opts.emitterCache;
   o.familyBudget = std::min(120.0, host_.opts.emitterFamilyBudget);
+  o.onProgress = [this, run](size_t done, size_t total, const std::string& module) {
+    progress(run, done, total, module);
+  };
+  if (host_.cb.emitProgress)
+    host_.cb.emitProgress({EmitProgress::Kind::Begin, run, 0, 0, "evaluating", EmitProgress::Task::Geometry});
+  host_.status.geometry("0/0");
   host_.log(absl::StrCat("geometry: run ", run, " started"));
   thread_ = std::thread([this, run, flag, o]() mutable {
     o.cancel = flag.get();
     emitter::GeometryStats stats;
     auto doc = std::make_shared<absl::StatusOr<emit::GeometryDocument>>(emitter::runGeometry(o, &stats));
+    if (flag->load() && doc->ok()) *doc = absl::CancelledError("the geometry run was cancelled");
     std::string summary = absl::StrCat(stats.families, " families, ", stats.variants, " variants; ", stats.compiled,
                                        " harnesses compiled, ", stats.cachedBinaries, " from the cache; ",
                                        absl::StrFormat("%.2f s", stats.seconds));
@@ -56,47 +90,77 @@ void BackgroundGeometry::start() {
   });
 }
 
+// From the run's thread: the work-done progress at once, the status on the worker.
+void BackgroundGeometry::progress(uint64_t run, size_t done, size_t total, const std::string& module) {
+  host_.sched.post([this, run, done, total] {
+    if (run == run_ && active_) host_.status.geometry(absl::StrCat(done, "/", total));
+  });
+  if (host_.cb.emitProgress)
+    host_.cb.emitProgress({EmitProgress::Kind::Report, run, done, total,
+                           absl::StrCat(done, "/", total, " families", module.empty() ? "" : " · " + module),
+                           EmitProgress::Task::Geometry});
+}
+
 void BackgroundGeometry::finished(uint64_t run, std::shared_ptr<absl::StatusOr<emit::GeometryDocument>> doc,
                                   std::string summary) {
-  if (run == run_) active_ = false;
-  if (run != run_ || !doc->ok()) {
-    if (run == run_ && doc->status().code() != absl::StatusCode::kCancelled)
-      host_.message(Severity::Warning,
-                    "impactd: the geometry differential could not run: " + std::string(doc->status().message()) +
-                        " (the next save tries again)",
-                    "geometry-error");
-    host_.log(absl::StrCat("geometry: run ", run, " ended: ", doc->ok() ? "replaced" : doc->status().message()));
-    return;
+  active_ = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (thread_.joinable()) thread_.join();
   }
-  doc_ = std::make_shared<const emit::GeometryDocument>(std::move(**doc));
-  checked_ = false;
-  host_.forget("geometry-error");
-  host_.log(absl::StrCat("geometry: run ", run, ": ", summary));
-  host_.republish();
+  if (stopped_) return;
+  host_.status.geometry("");
+  std::string end;
+  if (doc->ok()) {
+    doc_ = std::make_shared<const emit::GeometryDocument>(std::move(**doc));
+    host_.forget("geometry-error");
+    host_.log(absl::StrCat("geometry: run ", run, ": ", summary));
+    end = summary;
+    host_.republish();
+  } else {
+    end = std::string(doc->status().message());
+    // Said once (until a run succeeds); a cancelled run is not a failure.
+    if (doc->status().code() != absl::StatusCode::kCancelled)
+      host_.message(Severity::Warning,
+                    "impactd: the geometry differential could not run: " + end + " (the next save tries again)",
+                    "geometry-error");
+    host_.log(absl::StrCat("geometry: run ", run, " ended: ", end));
+  }
+  if (host_.cb.emitProgress)
+    host_.cb.emitProgress({EmitProgress::Kind::End, run, 0, 0, end, EmitProgress::Task::Geometry});
+  if (again_) start();
+}
+
+void BackgroundGeometry::cancel() {
+  again_ = false;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cancel_) cancel_->store(true);
 }
 
 void BackgroundGeometry::stop() {
+  stopped_ = true;
+  std::lock_guard<std::mutex> lock(mu_);
   if (cancel_) cancel_->store(true);
   if (thread_.joinable()) thread_.join();
 }
 
-bool BackgroundGeometry::applies(const AnalysisState& st) {
-  if (!doc_ || !st.base || !st.disk) return false;
-  if (checked_ && matchedTree_ == doc_->headTree && disk_.lock() == st.disk)
-    return matched_ && changesFromDisk(st) == changes_;
-  checked_ = true;
-  matchedTree_ = doc_->headTree;
-  disk_ = st.disk;
-  matched_ = emit::treeKey(headSnapshot(st)) == doc_->headTree;
-  changes_ = matched_ ? changesFromDisk(st) : std::map<std::string, std::string>{};
-  return matched_;
+const std::string& BackgroundGeometry::headKey(const AnalysisState& st, const Snapshot& head) {
+  auto changes = changesFromDisk(st);
+  if (headKey_.empty() || disk_.lock() != st.disk || changes != changes_) {
+    headKey_ = emit::treeKey(head);
+    disk_ = st.disk;
+    changes_ = std::move(changes);
+  }
+  return headKey_;
 }
 
 bool BackgroundGeometry::fold(const AnalysisState& st, std::vector<Row>& rows, std::vector<std::string>* notes) {
-  if (!applies(st)) return false;
+  if (!doc_ || !st.base || !st.disk) return false;
   Snapshot head = headSnapshot(st);
-  auto out = emit::foldGeometry(rows, *doc_, foldContextFor(*st.base, head, {}).changedPaths);
-  if (notes) *notes = std::move(out.notes);
+  // core decides, as for `impact report --geometry`: refused for another head, else folded.
+  auto applied = applyGeometry(rows, *doc_, *st.base, head, headKey(st, head));
+  if (!applied.ok()) return false;
+  if (notes) *notes = std::move(*applied);
   return true;
 }
 

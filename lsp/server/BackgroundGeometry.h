@@ -3,23 +3,32 @@
 // emitter/geometry/GeometryPlan.h geometryInputs), in a trusted workspace with the emitter set to
 // "auto" (the same gate: it compiles and runs the tree's header and imports its Python), one run
 // of emitter::runGeometry over the saved working tree on a thread of its own; a save during a run
-// cancels it and runs again after. Its document is folded into the published rows (the fold
-// `impact report --geometry` applies, core/emit/Geometry.h) while the analysed head is the tree it
-// was made for; a stale one is never applied. Every method runs on the server's worker, except
-// the run's thread, which posts its end to it.
+// cancels it and runs again after. Its progress goes out as the emitter's does ($/progress, token
+// impact.geometry-N; impactd/status "geometry": "done/total"), a run that could not start is said
+// once. Its document is applied to the published rows by core's applyGeometry (the function
+// `impact report --geometry` applies, core/analysis/Analysis.h): only while the analysed head is
+// the tree it was made for; a stale one is never applied. Every method runs on the server's
+// worker, except the run's thread, which posts its progress and its end to it.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "emit/Geometry.h"
 #include "server/BackgroundEmit.h"
+#include "server/Diagnostics.h"
 
 namespace impact::server {
+
+// A folded document's mismatches get the argument plan as related information: on each
+// launch-surface:grid/block mismatch of a family (on its module and its header), a link to the
+// pack whose launch was evaluated, "blockM <- metadata block_m, …".
+void addGeometryRelated(const emit::GeometryDocument& doc, std::map<std::string, std::vector<FileDiag>>& byFile);
 
 class BackgroundGeometry {
  public:
@@ -28,7 +37,9 @@ class BackgroundGeometry {
 
   // Saved or changed files (repository-relative): a run after the debounce when one is an input.
   void afterSave(const std::vector<std::string>& relPaths);
-  // Shutdown: cancels the running run and waits for it.
+  // The client cancelled the run's progress: it stops (the next save of an input runs again).
+  void cancel();
+  // Shutdown (from any thread): cancels the running run and waits for it; nothing starts after.
   void stop();
 
   // Folds the last document into `rows` when it was made for the state's head; the notes say
@@ -38,21 +49,24 @@ class BackgroundGeometry {
 
  private:
   void start();
+  void progress(uint64_t run, size_t done, size_t total, const std::string& module);
   void finished(uint64_t run, std::shared_ptr<absl::StatusOr<emit::GeometryDocument>> doc, std::string stats);
-  bool applies(const AnalysisState& st);
+  const std::string& headKey(const AnalysisState& st, const Snapshot& head);
 
   EmitHost host_;
   std::shared_ptr<const emit::GeometryDocument> doc_;
+  std::mutex mu_;  // thread_ and cancel_: stop() may come from the server's destructor
   std::thread thread_;
   std::shared_ptr<std::atomic<bool>> cancel_;
   uint64_t run_ = 0;
   bool active_ = false;
-  // The document's match with the analysed head (as EmitMatch: the whole tree hashed once per
-  // document and disk snapshot, then only the files that differ from the disk snapshot).
-  std::string matchedTree_;
+  bool again_ = false;  // a save came during the run: start again when it has ended
+  std::atomic<bool> stopped_{false};  // shut down (set from the server's destructor): nothing starts
+  // The analysed head's emit::treeKey, hashed again only when the disk snapshot or the files
+  // that differ from it change (an analysis per keystroke does not hash the whole tree).
+  std::string headKey_;
   std::weak_ptr<const Snapshot> disk_;
   std::map<std::string, std::string> changes_;
-  bool matched_ = false, checked_ = false;
 };
 
 }  // namespace impact::server

@@ -204,6 +204,10 @@ void ImpactServer::runEmitter(std::function<void(std::string, std::string)> repl
 
 void ImpactServer::cancelEmitter() { impl_->emitter->cancel(); }
 
+void ImpactServer::cancelGeometry() {
+  impl_->sched.post([this] { impl_->geometry->cancel(); });
+}
+
 void ImpactServer::sync(std::function<void()> fn) {
   impl_->sched.post([this, fn = std::move(fn)] {
     impl_->analyseAndPublish();

@@ -30,7 +30,7 @@ struct Callbacks {
   std::function<void(const std::string&)> log;
   // impactd/status: sent only when it changes (server/Status.h).
   std::function<void(const ServerStatus&)> status;
-  // The background emitter's progress (from the emitter's thread).
+  // The background emitter's and geometry differential's progress (from their threads).
   std::function<void(const EmitProgress&)> emitProgress;
 };
 
@@ -87,6 +87,9 @@ class ImpactServer {
   void runEmitter(std::function<void(std::string summary, std::string error)> reply);
   // The client cancelled the emitter's progress: the running run's children are killed.
   void cancelEmitter();
+  // The client cancelled the geometry differential's progress: the running run stops (its Python
+  // child is killed) and nothing runs again until the next save of a family's input.
+  void cancelGeometry();
 
   // For tests and benchmarks: runs fn on the worker after everything posted so far.
   void sync(std::function<void()> fn);

@@ -228,11 +228,14 @@ struct ImpactServer::Impl {
     const std::vector<Row>* rows = emitFold.applies ? &emitFold.rows : &st->rows;
     // The geometry differential's verdicts, when its last document was made for this head.
     std::vector<Row> withGeometry;
+    bool geometryApplies = false;
     if (geometry->document()) {
       withGeometry = *rows;
-      if (geometry->fold(*st, withGeometry)) rows = &withGeometry;
+      geometryApplies = geometry->fold(*st, withGeometry);
+      if (geometryApplies) rows = &withGeometry;
     }
     auto byFile = diagnosticsByFile(*rows);
+    if (geometryApplies) addGeometryRelated(*geometry->document(), byFile);
     if (emitFold.applies)
       addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);
     std::map<std::string, std::vector<Diag>> next;

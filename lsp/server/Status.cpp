@@ -21,7 +21,7 @@ void StatusTracker::set(ServerStatus s) {
   if (send_) send_(last_);
 }
 
-void StatusTracker::starting() { set({ServerStatus::State::Starting, 0, 0, "", last_.emitting}); }
+void StatusTracker::starting() { set({ServerStatus::State::Starting, 0, 0, "", last_.emitting, last_.geometry}); }
 
 void StatusTracker::analysing() {
   ServerStatus s = last_;
@@ -44,14 +44,23 @@ void StatusTracker::settled(const std::vector<std::vector<Diag>>& published, con
   s.changed = static_cast<int>(changed.size());
   s.message = problem.empty() ? summary : problem;
   s.emitting = last_.emitting;
+  s.geometry = last_.geometry;
   set(std::move(s));
 }
 
-void StatusTracker::failed(const std::string& problem) { set({ServerStatus::State::Error, 0, 0, problem, last_.emitting}); }
+void StatusTracker::failed(const std::string& problem) {
+  set({ServerStatus::State::Error, 0, 0, problem, last_.emitting, last_.geometry});
+}
 
 void StatusTracker::emitting(const std::string& progress) {
   ServerStatus s = last_;
   s.emitting = progress;
+  set(std::move(s));
+}
+
+void StatusTracker::geometry(const std::string& progress) {
+  ServerStatus s = last_;
+  s.geometry = progress;
   set(std::move(s));
 }
 

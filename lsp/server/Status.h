@@ -19,6 +19,7 @@ struct ServerStatus {
   int changed = 0;     // rows whose diagnostics ask for a device run (Warnings)
   std::string message;
   std::string emitting;  // while the background emitter runs: "done/total" family builds ("0/0" at its start)
+  std::string geometry;  // while the background geometry differential runs: "done/total" families ("0/0" at its start)
   bool operator==(const ServerStatus&) const = default;
 };
 
@@ -39,6 +40,8 @@ class StatusTracker {
   void failed(const std::string& problem);
   // The background emitter's progress ("" when it is not running); kept across the other states.
   void emitting(const std::string& progress);
+  // The background geometry differential's progress ("" when it is not running); kept likewise.
+  void geometry(const std::string& progress);
 
   const ServerStatus& current() const { return last_; }
 

@@ -93,12 +93,14 @@ struct RefsResult {
   std::vector<std::string> branches, remoteBranches, tags;
 };
 
-// The background emitter's work-done progress (families done / total).
+// The background emitter's or geometry differential's work-done progress (families done / total).
 struct EmitProgress {
   enum class Kind { Begin, Report, End } kind = Kind::Begin;
   uint64_t run = 0;
   size_t done = 0, total = 0;
   std::string message;
+  // Whose run: each numbers its runs, so the pair names one ($/progress token impact.emit-N / impact.geometry-N).
+  enum class Task { Emitter, Geometry } task = Task::Emitter;
 };
 
 }  // namespace impact::server

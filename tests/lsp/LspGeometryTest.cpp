@@ -3,10 +3,12 @@
 // family's Python module in a trusted "auto" workspace runs it, and its verdict reaches the
 // diagnostics: the Python grid axes swapped is a mismatch (an Error naming the axes and the
 // variants), swapped back the mismatch is gone; the header's persistent branch removed is a
-// mismatch on the persistent variants; with the emitter "off" (an untrusted workspace) it never runs.
+// mismatch on the persistent variants; the run's progress goes out as the emitter's and the
+// client can cancel it; a run that cannot start is said once; with the emitter "off" (an untrusted workspace) it never runs.
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "lsp/LspTestSupport.h"
 #include "support/GeometryTrees.h"
@@ -75,10 +77,17 @@ TEST_F(LspGeometry, ASavedPythonGridSwapIsAMismatchAndSwappingBackClearsIt) {
   auto m = waitDiags(c, uri, &from, [](const Json& d) { return hasErrorWith(d, "grid axis x, y differs on 4 shipped variants of 6"); },
                      120000ms);
   ASSERT_TRUE(m) << transcript(c) << c.stderrText();
-  bool named = false;
-  for (const auto& d : (*m)["diagnostics"])
+  // The argument plan: in the message, and as related information at the pack whose launch it is.
+  bool named = false, related = false;
+  for (const auto& d : (*m)["diagnostics"]) {
     named = named || d.value("message", "").find("blockM <- metadata block_m") != std::string::npos;
+    for (const auto& r : d.value("relatedInformation", Json::array()))
+      related = related || (r["message"].get<std::string>().find("the launch's arguments: ") == 0 &&
+                            r["message"].get<std::string>().find("blockM <- metadata block_m") != std::string::npos &&
+                            r["location"]["uri"] == uriIn(repo_, gfx942::kPack));
+  }
   EXPECT_TRUE(named) << m->dump();
+  EXPECT_TRUE(related) << m->dump();
 
   // An unsaved edit undoing the swap: the document was made for another head, it is not applied.
   std::string swappedText = repo_.read(gfx942::kModule);
@@ -116,8 +125,91 @@ TEST_F(LspGeometry, ASavedHeaderEditIsJudgedOnThePersistentVariants) {
       << transcript(c) << c.stderrText();
 }
 
+// Its progress as the emitter's: a work-done progress of its own (begin, the families, end with
+// the run's summary) and impactd/status saying "geometry" while it runs.
+TEST_F(LspGeometry, TheRunReportsItsProgressAsTheEmitterDoes) {
+  LspClient c({"--log=info"});
+  c.initialize(repo_.dir(), options("auto"));
+  size_t from = c.mark();
+  swapGridAxes(true);
+  save(c, gfx942::kModule);
+  size_t p = from;
+  // (The emitter may run too, after the same save: its token is impact.emit-N.)
+  auto create = c.waitMethod(
+      "window/workDoneProgress/create", &p, [](const Json& v) { return v["token"] == "impact.geometry-1"; }, 60000ms);
+  ASSERT_TRUE(create) << transcript(c) << c.stderrText();
+  Json token = (*create)["params"]["token"];
+  auto begin = c.waitMethod("$/progress", &p, [&](const Json& v) { return v["token"] == token && v["value"]["kind"] == "begin"; });
+  ASSERT_TRUE(begin) << transcript(c);
+  EXPECT_EQ((*begin)["params"]["value"]["title"], "impactd geometry");
+  EXPECT_EQ((*begin)["params"]["value"]["cancellable"], true);
+  EXPECT_TRUE(c.waitMethod("$/progress", &p, [&](const Json& v) {
+    return v["token"] == token && v["value"]["kind"] == "report" &&
+           v["value"]["message"].get<std::string>().find("attention_dense.py") != std::string::npos;
+  })) << transcript(c);
+  auto end = c.waitMethod("$/progress", &p, [&](const Json& v) { return v["token"] == token && v["value"]["kind"] == "end"; },
+                          120000ms);
+  ASSERT_TRUE(end) << transcript(c) << c.stderrText();
+  EXPECT_NE((*end)["params"]["value"]["message"].get<std::string>().find("1 families, 6 variants"), std::string::npos)
+      << end->dump();
+  size_t s = from;
+  ASSERT_TRUE(c.waitMethod("impactd/status", &s, [](const Json& v) { return v.contains("geometry"); })) << transcript(c);
+  EXPECT_TRUE(c.waitMethod("impactd/status", &s, [](const Json& v) { return !v.contains("geometry"); })) << transcript(c);
+}
+
+// The client cancels the run from its progress (cold: the harness is still compiling): it ends
+// "cancelled", nothing is said as a failure, and no verdict of it is published.
+TEST_F(LspGeometry, TheClientCancelsTheRunFromItsProgress) {
+  LspClient c({"--log=info"});
+  c.initialize(repo_.dir(), options("auto"));
+  const std::string uri = uriIn(repo_, gfx942::kModule);
+  size_t from = c.mark();
+  swapGridAxes(true);
+  save(c, gfx942::kModule);
+  size_t p = from;
+  auto create = c.waitMethod(
+      "window/workDoneProgress/create", &p, [](const Json& v) { return v["token"] == "impact.geometry-1"; }, 60000ms);
+  ASSERT_TRUE(create) << transcript(c) << c.stderrText();
+  c.notify("window/workDoneProgress/cancel", {{"token", "impact.geometry-1"}});
+  auto end = c.waitMethod("$/progress", &p,
+                          [](const Json& v) { return v["token"] == "impact.geometry-1" && v["value"]["kind"] == "end"; },
+                          120000ms);
+  ASSERT_TRUE(end) << transcript(c) << c.stderrText();
+  EXPECT_NE((*end)["params"]["value"]["message"].get<std::string>().find("cancelled"), std::string::npos) << end->dump();
+  std::this_thread::sleep_for(500ms);
+  for (const auto& m : c.messages())
+    if (m.value("method", "") == "window/showMessage")
+      EXPECT_EQ(m["params"]["message"].get<std::string>().find("geometry"), std::string::npos) << m.dump();
+  for (const auto& d : allDiags(c, uri)) EXPECT_FALSE(hasErrorWith(d["diagnostics"], "differs")) << d.dump();
+}
+
+// A run that cannot start (here its cache folder cannot be made) is said once, not on every save;
+// the rows stay as the analysis judged them.
+TEST_F(LspGeometry, ARunThatCannotStartIsSaidOnce) {
+  std::string blocked = cache_ + "/not-a-folder";
+  { std::ofstream(blocked) << "a file where the cache folder would be\n"; }
+  Json o = options("auto");
+  o["emitterCache"] = blocked;
+  LspClient c({"--log=info"});
+  c.initialize(repo_.dir(), o);
+  for (int i = 1; i <= 2; ++i) {
+    repo_.write(gfx942::kHeader, repo_.read(gfx942::kHeader) + "// saved " + std::to_string(i) + "\n");
+    save(c, gfx942::kHeader);
+    ASSERT_TRUE(logSays(c, "geometry: run " + std::to_string(i) + " ended: cannot create the emitter cache"))
+        << transcript(c) << c.stderrText();
+  }
+  std::this_thread::sleep_for(300ms);
+  int said = 0;
+  for (const auto& m : c.messages())
+    if (m.value("method", "") == "window/showMessage" &&
+        m["params"]["message"].get<std::string>().find("the geometry differential could not run: cannot create") !=
+            std::string::npos)
+      ++said;
+  EXPECT_EQ(said, 1) << transcript(c);
+}
+
 // The emitter "off" (what a client sends for an untrusted workspace): the tree's code is never
-// compiled or run; the grid row stays a device-run warning.
+// compiled or run, the log says why; the grid row stays a device-run warning.
 TEST_F(LspGeometry, OffNeverRunsIt) {
   LspClient c({"--log=info"});
   c.initialize(repo_.dir(), options("off"));
@@ -129,7 +221,11 @@ TEST_F(LspGeometry, OffNeverRunsIt) {
   std::this_thread::sleep_for(1500ms);
   for (const auto& p : allDiags(c, uri)) EXPECT_FALSE(hasErrorWith(p["diagnostics"], "differs")) << p.dump();
   EXPECT_EQ(c.stderrText().find("geometry: run"), std::string::npos) << c.stderrText();
+  EXPECT_NE(c.stderrText().find("attention_dense.py saved; not run: the emitter is \"off\""), std::string::npos)
+      << c.stderrText();
   EXPECT_FALSE(fs::exists(fs::path(cache_) / "geometry")) << "a harness was built in an untrusted workspace";
+  for (const auto& m : c.messages())
+    EXPECT_NE(m.value("method", ""), "window/workDoneProgress/create") << m.dump();
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 // anything not evaluated leaves it changed, saying why.
 #include <gtest/gtest.h>
 
+#include "analysis/Analysis.h"
 #include "emit/Geometry.h"
+#include "emit/TreeKey.h"
 
 namespace impact::emit {
 namespace {
@@ -163,3 +165,42 @@ TEST(GeometryFold, AHarnessBuiltWithoutUbsanSaysWhyInTheNote) {
 
 }  // namespace
 }  // namespace impact::emit
+
+// The one function that applies a document to a head (impact report --geometry, the language
+// server): refused, rows untouched, unless the document was made for that head.
+namespace impact {
+namespace {
+
+TEST(ApplyGeometry, ADocumentForAnotherHeadIsRefusedAndTheRowsStay) {
+  Snapshot base, head;
+  base.overlay("lib/kernels/x.py", "def x_grid(s): return (1, 1, 1)\n");
+  head.overlay("lib/kernels/x.py", "def x_grid(s): return (1, 1, 1)  # refactored\n");
+  emit::GeometryDocument doc;
+  doc.families.push_back(emit::family());
+  doc.headTree = "worktree:another";
+  std::vector<Row> rows = {emit::row("grid")};
+  auto out = applyGeometry(rows, doc, base, head, emit::treeKey(head));
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(out.status().message().find("for another head (worktree:another)"), std::string::npos) << out.status();
+  EXPECT_EQ(rows[0].status, Status::Changed);
+}
+
+TEST(ApplyGeometry, ADocumentForThisHeadIsFoldedWithItsNotes) {
+  Snapshot base, head;
+  base.overlay("lib/kernels/x.py", "def x_grid(s): return (1, 1, 1)\n");
+  head.overlay("lib/kernels/x.py", "def x_grid(s): return (1, 1, 1)  # refactored\n");
+  emit::GeometryDocument doc;
+  doc.families.push_back(emit::family());
+  doc.headTree = emit::treeKey(head);
+  std::vector<Row> rows = {emit::row("grid"), emit::row("block")};
+  auto out = applyGeometry(rows, doc, base, head, emit::treeKey(head));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(rows[0].status, Status::Inert);
+  EXPECT_EQ(rows[1].status, Status::Inert);
+  ASSERT_EQ(out->size(), 1u);
+  EXPECT_NE((*out)[0].find("grid agrees on all 2 shipped variants"), std::string::npos) << (*out)[0];
+}
+
+}  // namespace
+}  // namespace impact

@@ -13,6 +13,8 @@ export interface ServerStatus {
   message?: string;
   /** "done/total" family builds while the background emitter runs. */
   emitting?: string;
+  /** "done/total" families while the background geometry differential runs. */
+  geometry?: string;
 }
 
 export const SHOW_OUTPUT_COMMAND = 'impactd.showOutput';
@@ -84,6 +86,10 @@ export class StatusBar implements vscode.Disposable {
       icon = '$(sync~spin)';
       // "0/0" until the run knows how many family builds it has.
       label += status.emitting.endsWith('/0') ? ' · emitting' : ` · emitting ${status.emitting}`;
+    }
+    if (status.geometry !== undefined && status.state !== 'error') {
+      icon = '$(sync~spin)';
+      label += status.geometry.endsWith('/0') ? ' · geometry' : ` · geometry ${status.geometry}`;
     }
     this.item.text = `${icon} impactd: ${label}`;
     this.item.backgroundColor =

@@ -203,8 +203,9 @@ function M.status_line()
   if s.state == 'error' then
     return 'impactd: error'
   end
-  return string.format('impactd: %s, %d mismatch%s, %d changed%s', s.state, s.mismatches or 0,
-    (s.mismatches or 0) == 1 and '' or 'es', s.changed or 0, s.emitting and (', emitting ' .. s.emitting) or '')
+  return string.format('impactd: %s, %d mismatch%s, %d changed%s%s', s.state, s.mismatches or 0,
+    (s.mismatches or 0) == 1 and '' or 'es', s.changed or 0, s.emitting and (', emitting ' .. s.emitting) or '',
+    s.geometry and (', geometry ' .. s.geometry) or '')
 end
 
 function M.config()
