@@ -313,8 +313,12 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   }
   if (req.geometry) {
     auto notes = applyGeometry(rep.rows, *req.geometry, *baseSnap, *headSnap, emit::treeKey(*headSnap));
-    if (!notes.ok()) return notes.status();
-    rep.notes.insert(rep.notes.end(), notes->begin(), notes->end());
+    if (!notes.ok() && req.geometryIfSameTree)
+      rep.notes.push_back("the geometry differential's last result is for another head than this report's: not folded");
+    else if (!notes.ok())
+      return notes.status();
+    else
+      rep.notes.insert(rep.notes.end(), notes->begin(), notes->end());
   }
   rep.rollup = rollUp(rep.rows);
   size_t pre = 0;

@@ -40,6 +40,8 @@ struct ReportRequest {
   // The geometry differential's evaluation (emitter/geometry/, issue 17): folds or breaks the
   // launch-surface:grid/block rows (core/emit/Geometry.h); refused when made for another head.
   std::shared_ptr<const emit::GeometryDocument> geometry;
+  // The language server's last background result: for another head it is left out with a note.
+  bool geometryIfSameTree = false;
 };
 
 // With a target tip, base-vs-merged is judged as well: the head commit merged into the tip in

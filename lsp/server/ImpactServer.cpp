@@ -158,6 +158,11 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       rr.emit = I.emitter->document();
       rr.emitIfSameTrees = true;
     }
+    // The background geometry differential's result, when it was made for this head (else a note).
+    if (I.geometry->document() && req.base.empty() && req.head.empty()) {
+      rr.geometry = I.geometry->document();
+      rr.geometryIfSameTree = true;
+    }
     Layout layout = I.ws.layout();
     std::lock_guard<std::mutex> lock(I.reportsMu);
     std::erase_if(I.reports, [](Impl::ReportThread& t) {

@@ -89,6 +89,14 @@ TEST_F(LspGeometry, ASavedPythonGridSwapIsAMismatchAndSwappingBackClearsIt) {
   EXPECT_TRUE(named) << m->dump();
   EXPECT_TRUE(related) << m->dump();
 
+  // impact.run on the same head folds the background result: the report breaks, naming the axes.
+  int id = c.request("workspace/executeCommand", {{"command", "impact.run"}, {"arguments", {Json::object()}}});
+  auto r = c.response(id, 60000ms);
+  ASSERT_TRUE(r && r->contains("result")) << (r ? r->dump() : "timeout");
+  std::string text = (*r)["result"]["text"];
+  EXPECT_NE(text.find("grid axis x, y differs on 4 shipped variants of 6"), std::string::npos) << text;
+  EXPECT_NE(text.find("Runtime impact: BREAKS"), std::string::npos) << text;
+
   // An unsaved edit undoing the swap: the document was made for another head, it is not applied.
   std::string swappedText = repo_.read(gfx942::kModule);
   std::string plain = swappedText;
