@@ -47,6 +47,7 @@ struct GeometryFamily {
   std::string gridFunction, blockFunction;    // Python symbols ("" when the profile has no such entry)
   std::string header, headerFunction;         // the cpp_mirror
   std::string pack;                           // where the call site is ("" when none was found)
+  uint32_t packLine = 0;                      // 0-based line of the header function's call there
   std::vector<std::string> inputs;            // every file the evaluation read (pre-existing or new)
   std::vector<std::string> archs;
   std::vector<std::string> plan;              // "blockM <- metadata block_m", one per parameter

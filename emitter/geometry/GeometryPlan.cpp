@@ -93,6 +93,7 @@ void findCallSite(const Snapshot& head, const TreeFacts& facts, GeometryFamilyPl
     plan.site = sites.front();
     plan.family.pack = path;
     plan.family.otherPaths = plan.site.others;
+    plan.family.packLine = plan.site.line;
     return;
   }
 }

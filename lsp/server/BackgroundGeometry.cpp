@@ -22,7 +22,8 @@ void addGeometryRelated(const emit::GeometryDocument& doc, std::map<std::string,
         bool ours = false;  // the diagnostic's other side is this family's (a profile may hold several)
         for (const auto& o : d.related) ours = ours || o.path == (side == f.module ? f.header : f.module);
         if (ours || d.related.empty())
-          d.related.push_back({f.pack, SourceRange{}, "the launch's arguments: " + absl::StrJoin(f.plan, ", ")});
+          d.related.push_back({f.pack, SourceRange{f.packLine, 0, f.packLine, 0},
+                               "the launch's arguments: " + absl::StrJoin(f.plan, ", ")});
       }
     }
   }

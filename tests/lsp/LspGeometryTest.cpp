@@ -84,7 +84,8 @@ TEST_F(LspGeometry, ASavedPythonGridSwapIsAMismatchAndSwappingBackClearsIt) {
     for (const auto& r : d.value("relatedInformation", Json::array()))
       related = related || (r["message"].get<std::string>().find("the launch's arguments: ") == 0 &&
                             r["message"].get<std::string>().find("blockM <- metadata block_m") != std::string::npos &&
-                            r["location"]["uri"] == uriIn(repo_, gfx942::kPack));
+                            r["location"]["uri"] == uriIn(repo_, gfx942::kPack) &&
+                            r["location"]["range"]["start"]["line"] == line0(repo_, gfx942::kPack, "= attentionDenseGeometry("));
   }
   EXPECT_TRUE(named) << m->dump();
   EXPECT_TRUE(related) << m->dump();
