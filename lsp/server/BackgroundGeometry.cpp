@@ -145,21 +145,19 @@ void BackgroundGeometry::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-const std::string& BackgroundGeometry::headKey(const AnalysisState& st, const Snapshot& head) {
-  auto changes = changesFromDisk(st);
-  if (headKey_.empty() || disk_.lock() != st.disk || changes != changes_) {
-    headKey_ = emit::treeKey(head);
+bool BackgroundGeometry::applies(const AnalysisState& st) {
+  if (!doc_ || !st.base || !st.disk || !changesFromDisk(st).empty()) return false;
+  if (diskKey_.empty() || disk_.lock() != st.disk) {
+    diskKey_ = emit::treeKey(*st.disk);
     disk_ = st.disk;
-    changes_ = std::move(changes);
   }
-  return headKey_;
+  return diskKey_ == doc_->headTree;
 }
 
 bool BackgroundGeometry::fold(const AnalysisState& st, std::vector<Row>& rows, std::vector<std::string>* notes) {
-  if (!doc_ || !st.base || !st.disk) return false;
-  Snapshot head = headSnapshot(st);
+  if (!applies(st)) return false;
   // core decides, as for `impact report --geometry`: refused for another head, else folded.
-  auto applied = applyGeometry(rows, *doc_, *st.base, head, headKey(st, head));
+  auto applied = applyGeometry(rows, *doc_, *st.base, *st.disk, diskKey_);
   if (!applied.ok()) return false;
   if (notes) *notes = std::move(*applied);
   return true;

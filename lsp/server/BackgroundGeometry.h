@@ -42,8 +42,12 @@ class BackgroundGeometry {
   // Shutdown (from any thread): cancels the running run and waits for it; nothing starts after.
   void stop();
 
-  // Folds the last document into `rows` when it was made for the state's head; the notes say
-  // what was evaluated. False (rows untouched) when there is none for this head.
+  // Whether the last document was made for the analysed head. A run reads the saved working
+  // tree, so a head with unsaved differences from the disk snapshot is not its head; the disk
+  // snapshot's tree key is hashed once per snapshot, never per keystroke.
+  bool applies(const AnalysisState& st);
+  // Folds the last document into `rows` when it applies; the notes say what was evaluated.
+  // False (rows untouched) when there is none for this head.
   bool fold(const AnalysisState& st, std::vector<Row>& rows, std::vector<std::string>* notes = nullptr);
   const std::shared_ptr<const emit::GeometryDocument>& document() const { return doc_; }
 
@@ -51,7 +55,6 @@ class BackgroundGeometry {
   void start();
   void progress(uint64_t run, size_t done, size_t total, const std::string& module);
   void finished(uint64_t run, std::shared_ptr<absl::StatusOr<emit::GeometryDocument>> doc, std::string stats);
-  const std::string& headKey(const AnalysisState& st, const Snapshot& head);
 
   EmitHost host_;
   std::shared_ptr<const emit::GeometryDocument> doc_;
@@ -62,11 +65,9 @@ class BackgroundGeometry {
   bool active_ = false;
   bool again_ = false;  // a save came during the run: start again when it has ended
   std::atomic<bool> stopped_{false};  // shut down (set from the server's destructor): nothing starts
-  // The analysed head's emit::treeKey, hashed again only when the disk snapshot or the files
-  // that differ from it change (an analysis per keystroke does not hash the whole tree).
-  std::string headKey_;
+  // The disk snapshot's emit::treeKey, for the snapshot it was hashed for.
+  std::string diskKey_;
   std::weak_ptr<const Snapshot> disk_;
-  std::map<std::string, std::string> changes_;
 };
 
 }  // namespace impact::server

@@ -36,6 +36,8 @@ std::map<std::string, std::string> changesFromDisk(const AnalysisState& st) {
   return out;
 }
 
+namespace {
+
 Snapshot headSnapshot(const AnalysisState& st) {
   Snapshot head = *st.disk;
   for (const auto& [p, ref] : st.headOverrides) {
@@ -44,6 +46,8 @@ Snapshot headSnapshot(const AnalysisState& st) {
   }
   return head;
 }
+
+}  // namespace
 
 bool EmitMatch::applies(const AnalysisState& st, const emit::EmitDocument& doc) {
   if (!st.base || !st.disk) return false;

@@ -43,9 +43,8 @@ class EmitMatch {
   std::map<std::string, std::string> changes_;  // path -> id ("" deleted) at the match
 };
 
-// The head the state analysed: the disk snapshot with the open buffers and re-read files over it;
-// and those of its files that differ from the disk snapshot.
-Snapshot headSnapshot(const AnalysisState& st);
+// The analysed head's files that differ from the disk snapshot (open buffers, re-read files):
+// path -> blob id, "" for a deleted one.
 std::map<std::string, std::string> changesFromDisk(const AnalysisState& st);
 
 FoldedState foldState(const AnalysisState& st, const emit::EmitDocument& doc, EmitMatch& match);

@@ -229,7 +229,7 @@ struct ImpactServer::Impl {
     // The geometry differential's verdicts, when its last document was made for this head.
     std::vector<Row> withGeometry;
     bool geometryApplies = false;
-    if (geometry->document()) {
+    if (geometry->applies(*st)) {
       withGeometry = *rows;
       geometryApplies = geometry->fold(*st, withGeometry);
       if (geometryApplies) rows = &withGeometry;
