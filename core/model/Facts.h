@@ -91,6 +91,9 @@ struct PyBuilder {
   // (`extra_params(b)`): hooks that can insert arguments between the b.param calls. `abis` holds
   // the b.param calls alone (what a call passing no hook declares); rows say when there is one.
   std::vector<PyHook> hooks;
+  // Non-empty: the builder's arguments could not be read, and why (a limit, recursion): its lists
+  // are not an empty ABI and are never compared as one (issue 26).
+  std::string notRead;
   bool operator==(const PyBuilder&) const = default;
 };
 

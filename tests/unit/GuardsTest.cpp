@@ -95,11 +95,11 @@ TEST(GuardReader, ReadsOrParenthesesInComparisonChainsAndAliasesFromTheTree) {
   EXPECT_EQ(key("a1"), "(0 < spec.window and not spec.use_sinks and spec.window <= 128)");
   EXPECT_EQ(key("a2"), "spec.mode != 'dense'");
   EXPECT_EQ(key("a3"), "spec.dtype not in ('f32')");
-  // _gate has two statements: an opaque call, kept by its text.
-  EXPECT_EQ(key("a4"), "(_gate(spec, \"gfx950\") or spec.use_sinks)");
-  EXPECT_EQ(key("x"), "'x' == 'x'");  // the literal loop variable
-  // The texts printed in rows stay as they were.
-  EXPECT_EQ(arg(abi, "a1")->condition, "not spec.use_sinks and 0 < spec.window <= 128");
+  // _gate is evaluated with its arguments: `wide and arch == "gfx950"` for arch "gfx950" is spec.wide.
+  EXPECT_EQ(key("a4"), "(spec.use_sinks or spec.wide)");
+  EXPECT_EQ(key("x"), "True");  // the literal loop variable: `n == "x"` holds for "x", unconditionally
+  // The texts printed in rows: aliases resolved, a comparison chain as its parts.
+  EXPECT_EQ(arg(abi, "a1")->condition, "not spec.use_sinks and 0 < spec.window and spec.window <= 128");
 }
 
 TEST(GuardReader, EvaluatesAGuardAgainstAVariantsSpec) {

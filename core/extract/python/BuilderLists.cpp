@@ -23,6 +23,7 @@
 #include <set>
 
 #include "extract/python/BindingWalk.h"
+#include "extract/python/EvaluatedBuilders.h"
 #include "extract/python/Literals.h"
 
 namespace impact::pyextract {
@@ -74,6 +75,7 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
       out.push_back(std::move(b));
     }
   }
+  applyEvaluation(t_, fns_, out);
 }
 
 BuilderExtractor::Args BuilderExtractor::argsOf(TSNode call) {

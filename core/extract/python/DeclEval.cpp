@@ -1,0 +1,592 @@
+// The builder evaluator (DeclEval.h): the module index, names and expressions. Statements, calls
+// and declarations are in DeclEvalStatements.cpp.
+#include "extract/python/DeclEvalImpl.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "extract/python/Literals.h"
+#include "extract/python/Nodes.h"
+#include "extract/python/RockeTypes.h"
+#include "extract/python/Values.h"
+
+namespace impact::pyextract {
+
+namespace {
+using K = AV::K;
+using Op = GuardNode::Op;
+
+const char* const kBuiltins[] = {"range", "len", "list", "tuple", "dict", "enumerate", "zip", "str", "int",
+                                 "sorted", "reversed", "min", "max", "set", "partial", "isinstance", "getattr",
+                                 "bool", "any", "all", "sum", "abs", "print", "frozenset"};
+
+AV fromKnown(const Value& v) {
+  AV a;
+  switch (v.k) {
+    case VK::Scalar:
+      a.k = K::Type;
+      a.kind = "by_value";
+      a.size = v.size;
+      a.cls = v.cls;
+      return a;
+    case VK::PtrCtor: return AV::of(K::PtrCtor);
+    case VK::IRBuilderCtor: return AV::of(K::BuilderCtor);
+    default: return AV::unknown("a rocKE name it does not model");
+  }
+}
+
+void collectModule(const SyntaxTree& t, TSNode n, const std::string& cls, ModIndex& m, int depth) {
+  if (depth > kMaxVisitDepthEval) return;
+  for (TSNode st : namedChildren(n)) {
+    std::string_view ty = type(st);
+    if (ty == "decorated_definition") st = field(st, "definition"), ty = type(st);
+    if (ty == "function_definition") {
+      std::string name(t.text(field(st, "name")));
+      m.fns[cls.empty() ? name : cls + "." + name] = st;
+      if (cls.empty()) m.binds[name].count++;
+    } else if (ty == "class_definition") {
+      std::string name(t.text(field(st, "name")));
+      if (cls.empty()) m.binds[name].count++;
+      collectModule(t, field(st, "body"), cls.empty() ? name : cls + "." + name, m, depth + 1);
+    } else if (!cls.empty()) {
+      continue;
+    } else if (ty == "expression_statement") {
+      for (TSNode a : namedChildren(st)) {
+        if (!is(a, "assignment")) continue;
+        TSNode left = field(a, "left");
+        if (!is(left, "identifier")) continue;
+        auto& b = m.binds[std::string(t.text(left))];
+        if (b.count++ == 0) b.value = field(a, "right");
+      }
+    } else if (ty == "import_from_statement") {
+      std::string from(t.text(field(st, "module_name")));
+      for (TSNode nm : namedChildren(st)) {
+        if (ts_node_eq(nm, field(st, "module_name"))) continue;
+        std::string attr, alias;
+        if (is(nm, "dotted_name")) attr = alias = std::string(t.text(nm));
+        else if (is(nm, "aliased_import"))
+          attr = std::string(t.text(field(nm, "name"))), alias = std::string(t.text(field(nm, "alias")));
+        else continue;
+        auto& b = m.binds[alias];
+        if (b.module.empty()) b.module = from, b.attr = attr;
+        b.count++;
+      }
+    } else if (ty == "import_statement") {
+      for (TSNode nm : namedChildren(st)) {
+        std::string mod, alias;
+        if (is(nm, "dotted_name")) mod = std::string(t.text(nm)), alias = mod.substr(0, mod.find('.'));
+        else if (is(nm, "aliased_import"))
+          mod = std::string(t.text(field(nm, "name"))), alias = std::string(t.text(field(nm, "alias")));
+        else continue;
+        auto& b = m.binds[alias];
+        if (b.module.empty()) b.module = mod;
+        b.count++;
+      }
+    } else if (ty == "if_statement" || ty == "try_statement" || ty == "with_statement") {
+      // Module-level branches: their functions and imports are bindings like any other; a name
+      // bound in several is bound more than once (its import, when one is, is the one read).
+      for (TSNode part : namedChildren(st))
+        if (is(part, "block")) collectModule(t, part, cls, m, depth + 1);
+        else
+          for (TSNode inner : namedChildren(part))
+            if (is(inner, "block")) collectModule(t, inner, cls, m, depth + 1);
+    }
+  }
+}
+
+std::string relative(const std::string& from, const std::string& mod) {
+  if (mod.empty() || mod[0] != '.') return mod;
+  size_t dots = mod.find_first_not_of('.');
+  std::string rest = dots == std::string::npos ? "" : mod.substr(dots);
+  std::string base = from;
+  for (size_t i = 0; i < (dots == std::string::npos ? mod.size() : dots); ++i) {
+    size_t cut = base.rfind('.');
+    base = cut == std::string::npos ? "" : base.substr(0, cut);
+  }
+  if (base.empty()) return rest;
+  return rest.empty() ? base : base + "." + rest;
+}
+
+bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+bool hasWord(std::string_view text, std::string_view word) {
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    bool before = at == 0 || !isIdent(word[0]) || !isIdent(text[at - 1]);
+    bool after = at + word.size() >= text.size() || !isIdent(text[at + word.size()]);
+    if (before && after) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The functions whose text holds one of `seeds`, or names one of those (to a fixpoint).
+std::set<std::string> closureOf(const ModIndex& m, std::initializer_list<std::string_view> seeds) {
+  std::set<std::string> in;
+  std::vector<std::pair<std::string, std::string_view>> rest;
+  for (auto& [name, def] : m.fns) {
+    std::string_view body = m.t->text(def);
+    bool hit = false;
+    for (std::string_view s : seeds) hit = hit || hasWord(body, s);
+    if (hit) in.insert(name);
+    else rest.emplace_back(name, body);
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (auto& [name, body] : rest) {
+      if (in.count(name)) continue;
+      for (const std::string& callee : in) {
+        std::string_view bare = std::string_view(callee).substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
+        if (hasWord(body, bare)) {
+          in.insert(name);
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
+  return in;
+}
+
+void textClosure(ModIndex& m) {
+  m.declaring = closureOf(m, {".param", "\"param\"", "'param'"});
+  m.building = closureOf(m, {"IRBuilder"});
+}
+
+}  // namespace
+
+std::string modulePathOf(const std::string& dotted) {
+  if (dotted.empty() || dotted.front() == '.') return dotted;
+  std::string p = dotted;
+  for (char& ch : p)
+    if (ch == '.') ch = '/';
+  return p + ".py";
+}
+
+void DeclEval::Impl::step() {
+  if (budgetEnd >= 0 && steps >= budgetEnd) throw DOverBudget{};
+  if (++steps > DeclEval::kMaxSteps) throw DStop{"the step limit (" + std::to_string(DeclEval::kMaxSteps) + ")"};
+}
+
+ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotted) {
+  auto& slot = mods[dotted];
+  if (!slot) {
+    slot = std::make_unique<ModIndex>();
+    slot->t = tree;
+    slot->dotted = dotted;
+    collectModule(*tree, tree->root(), "", *slot, 0);
+    textClosure(*slot);
+  }
+  return slot.get();
+}
+
+ModIndex* DeclEval::Impl::moduleNamed(const std::string& dotted) {
+  if (auto it = mods.find(dotted); it != mods.end()) return it->second.get();
+  if (!loader || dotted.empty()) return nullptr;
+  const SyntaxTree* tree = loader(dotted);
+  if (!tree) return nullptr;
+  return index(tree, dotted);
+}
+
+AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
+  if (auto it = m->cache.find(n); it != m->cache.end()) return it->second;
+  auto bit = m->binds.find(n);
+  if (bit == m->binds.end()) {
+    if (auto k = knownName(n)) {
+      AV v = fromKnown(*k);
+      v.typeText = n;
+      return v;
+    }
+    if (std::find(std::begin(kBuiltins), std::end(kBuiltins), n) != std::end(kBuiltins)) {
+      AV b = AV::of(K::Builtin);
+      b.s = n;
+      return b;
+    }
+    return AV::unknown("'" + n + "' is never bound");
+  }
+  const ModIndex::Bind& b = bit->second;
+  AV out;
+  if (auto fit = m->fns.find(n); fit != m->fns.end() && b.count == 1) {
+    out = AV::of(K::Func);
+    out.def = fit->second;
+    out.mod = m;
+    out.s = n;
+  } else if (!b.module.empty()) {
+    std::string from = relative(m->dotted, b.module);
+    if (auto k = knownName(b.attr.empty() ? n : b.attr)) {
+      out = fromKnown(*k);
+      out.typeText = n;
+    } else if (b.attr == "partial" && from == "functools") {
+      out = AV::of(K::Builtin);
+      out.s = "partial";
+    } else if (ModIndex* other = b.attr.empty() ? nullptr : moduleNamed(from)) {
+      if (m->busy[n]) return AV::unknown("a cyclic import of '" + n + "'");
+      m->busy[n] = true;
+      out = moduleBinding(other, b.attr, d + 1);
+      m->busy[n] = false;
+    } else if (b.attr.empty() || moduleNamed(from + "." + b.attr)) {
+      out = AV::of(K::Imported);
+      out.s = b.attr.empty() ? from : from + "." + b.attr;
+      out.i = 1;  // a module
+    } else {
+      out = AV::of(K::Imported);
+      out.s = from + ":" + (b.attr.empty() ? n : b.attr);
+    }
+  } else if (b.count == 1 && !ts_node_is_null(b.value)) {
+    if (m->busy[n]) return AV::unknown("'" + n + "' is defined through itself");
+    m->busy[n] = true;
+    DFrame mf;
+    mf.mod = m;
+    DPath none;
+    try {
+      out = expr(b.value, mf, none, d + 1);
+    } catch (...) {
+      m->busy[n] = false;
+      throw;
+    }
+    m->busy[n] = false;
+  } else {
+    out = AV::unknown("'" + n + "' is bound " + std::to_string(b.count) + " times at module level");
+  }
+  m->cache[n] = out;
+  return out;
+}
+
+AV DeclEval::Impl::lookup(const std::string& n, DFrame& f, DPath& p, int d) {
+  if (auto it = f.env.find(n); it != f.env.end()) return it->second;
+  if (f.closure)
+    if (auto it = f.closure->find(n); it != f.closure->end()) return it->second;
+  (void)p;
+  return moduleBinding(f.mod, n, d);
+}
+
+AV DeclEval::Impl::symOf(TSNode e, const AV& v, DFrame& f) {
+  if (v.k == K::Sym) return v;
+  Guard g;
+  g.root = addNode(g, GuardNode{Op::Opaque, text(f, e), {}});
+  return symFromGuard(std::move(g), text(f, e));
+}
+
+AV DeclEval::Impl::expr(TSNode e, DFrame& f, DPath& p, int d) {
+  step();
+  if (d > kMaxVisitDepthEval) throw DStop{"expressions nested deeper than " + std::to_string(kMaxVisitDepthEval)};
+  std::string_view ty = type(e);
+  if (ty == "identifier") return lookup(text(f, e), f, p, d);
+  if (ty == "attribute") return attribute(e, f, p, d);
+  if (ty == "call") return call(e, f, p, d);
+  if (ty == "string" || ty == "concatenated_string") return string(e, f, p, d);
+  if (ty == "integer") {
+    std::string s = text(f, e);
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+    return AV::integer(std::strtoll(s.c_str(), nullptr, 0));
+  }
+  if (ty == "true" || ty == "false") return AV::boolean(ty == "true");
+  if (ty == "none") return AV::of(K::None);
+  if (ty == "parenthesized_expression") {
+    auto kids = namedChildren(e);
+    return kids.size() == 1 ? expr(kids[0], f, p, d + 1) : AV::unknown("an empty expression");
+  }
+  if (ty == "list" || ty == "set") return sequence(e, K::List, f, p, d);
+  if (ty == "tuple" || ty == "expression_list") return sequence(e, K::Tuple, f, p, d);
+  if (ty == "dictionary") return dict(e, f, p, d);
+  if (ty == "subscript") return subscript(e, f, p, d);
+  if (ty == "binary_operator") return binary(e, f, p, d);
+  if (ty == "comparison_operator") return compare(e, f, p, d);
+  if (ty == "boolean_operator" || ty == "not_operator") return boolean(e, f, p, d);
+  if (ty == "unary_operator") {
+    AV a = expr(field(e, "argument"), f, p, d + 1);
+    std::string op = text(f, field(e, "operator"));
+    if (a.k == K::Int && (op == "-" || op == "+")) return AV::integer(op == "-" ? -a.i : a.i);
+    return AV::unknown("unary " + op);
+  }
+  if (ty == "conditional_expression") {
+    auto ps = namedChildren(e);
+    if (ps.size() != 3) return AV::unknown("a conditional expression it cannot read");
+    AV c = expr(ps[1], f, p, d + 1);
+    bool truth = false;
+    if (truthKnown(c, &truth)) return expr(truth ? ps[0] : ps[2], f, p, d + 1);
+    AV v = mergeValues(expr(ps[0], f, p, d + 1), expr(ps[2], f, p, d + 1));
+    if (v.k == K::Unknown) v.s = "depends on " + symOf(ps[1], c, f).s;
+    return v;
+  }
+  if (ty == "list_comprehension" || ty == "generator_expression" || ty == "set_comprehension" ||
+      ty == "dictionary_comprehension")
+    return comprehension(e, f, p, d);
+  if (ty == "named_expression") {
+    AV v = expr(field(e, "value"), f, p, d + 1);
+    assign(field(e, "name"), v, f, p, d);
+    return v;
+  }
+  if (ty == "keyword_argument") return expr(field(e, "value"), f, p, d + 1);
+  return AV::unknown("a " + std::string(ty));
+}
+
+AV DeclEval::Impl::attribute(TSNode e, DFrame& f, DPath& p, int d) {
+  AV obj = expr(field(e, "object"), f, p, d + 1);
+  std::string attr = text(f, field(e, "attribute"));
+  switch (obj.k) {
+    case K::Instance: {  // `self.method` of the class being evaluated
+      auto fit = obj.mod->fns.find(obj.s + "." + attr);
+      if (fit == obj.mod->fns.end()) return AV::unknown("the attribute " + clip(text(f, e), 60));
+      AV m = AV::of(K::Func);
+      m.def = fit->second;
+      m.mod = obj.mod;
+      m.s = fit->first;
+      m.self = std::make_shared<AV>(obj);
+      return m;
+    }
+    case K::Builder: {
+      AV m = AV::of(attr == "param" ? K::ParamMethod : K::Method);
+      m.s = attr;
+      m.self = std::make_shared<AV>(obj);
+      return m;
+    }
+    case K::Sym: {
+      Guard g = *obj.g;
+      std::string name = obj.s + "." + attr;
+      if (g.nodes[g.root].op == Op::Name) {
+        g.nodes[g.root].text = name;
+        return symFromGuard(std::move(g), name);
+      }
+      Guard o;
+      o.root = addNode(o, GuardNode{Op::Opaque, name, {}});
+      return symFromGuard(std::move(o), name);
+    }
+    case K::Imported: {
+      if (auto k = knownName(attr)) {
+        AV v = fromKnown(*k);
+        v.typeText = text(f, e);
+        return v;
+      }
+      if (obj.i == 1 && obj.s == "functools" && attr == "partial") {
+        AV b = AV::of(K::Builtin);
+        b.s = "partial";
+        return b;
+      }
+      if (obj.i == 1) {  // a module of the tree
+        if (ModIndex* m = moduleNamed(obj.s)) {
+          if (m->binds.count(attr)) return moduleBinding(m, attr, d + 1);
+          if (ModIndex* sub = moduleNamed(obj.s + "." + attr)) {
+            AV s = AV::of(K::Imported);
+            s.s = sub->dotted;
+            s.i = 1;
+            return s;
+          }
+        }
+        AV out = AV::of(K::Imported);
+        out.s = obj.s + ":" + attr;
+        return out;
+      }
+      AV out = AV::of(K::Imported);
+      out.s = obj.s + "." + attr;
+      return out;
+    }
+    case K::Str:
+    case K::List:
+    case K::Dict:
+    case K::Tuple: {
+      AV m = AV::of(K::Method);
+      m.s = attr;
+      m.self = std::make_shared<AV>(obj);
+      return m;
+    }
+    case K::Builtin:
+      if (obj.s == "functools" || attr == "partial") {
+        AV b = AV::of(K::Builtin);
+        b.s = attr;
+        return b;
+      }
+      break;
+    default: break;
+  }
+  if (obj.k == K::Unknown && is(field(e, "object"), "identifier") && text(f, field(e, "object")) == "functools" &&
+      attr == "partial") {
+    AV b = AV::of(K::Builtin);
+    b.s = "partial";
+    return b;
+  }
+  if (auto k = knownName(attr); k && obj.k == K::Unknown) {  // `ir.I32` of a module not read
+    AV v = fromKnown(*k);
+    v.typeText = text(f, e);
+    return v;
+  }
+  return AV::unknown("the attribute " + clip(text(f, e), 60));
+}
+
+AV DeclEval::Impl::string(TSNode e, DFrame& f, DPath& p, int d) {
+  if (is(e, "concatenated_string")) {
+    std::string out;
+    for (TSNode part : namedChildren(e)) {
+      AV v = string(part, f, p, d + 1);
+      if (v.k != K::Str) return v;
+      out += v.s;
+    }
+    return AV::str(std::move(out), rangeOf(e));
+  }
+  std::string out;
+  bool fstr = false;
+  const std::string_view src = f.mod->t->text();
+  for (TSNode ch : children(e)) {
+    std::string_view ty = type(ch);
+    if (ty == "string_start") {
+      std::string pre = text(f, ch);
+      for (char c : pre.substr(0, pre.find_first_of("'\"")))
+        if (c == 'f' || c == 'F') fstr = true;
+        else if (c == 'b' || c == 'B') return AV::unknown("a bytes literal");
+    } else if (ty == "string_content") {
+      uint32_t at = ts_node_start_byte(ch);
+      for (TSNode esc : namedChildren(ch)) {
+        out += src.substr(at, ts_node_start_byte(esc) - at);
+        std::string s = text(f, esc);
+        if (is(esc, "escape_interpolation")) out += s.substr(0, 1);
+        else if (s == "\\n") out += '\n';
+        else if (s.size() == 2 && s[0] == '\\') out += s.substr(1);
+        else return AV::unknown("the escape " + s);
+        at = ts_node_end_byte(esc);
+      }
+      out += src.substr(at, ts_node_end_byte(ch) - at);
+    } else if (ty == "interpolation") {
+      if (!fstr) return AV::unknown("an interpolation outside an f-string");
+      if (!ts_node_is_null(field(ch, "format_specifier")) || !ts_node_is_null(field(ch, "type_conversion")))
+        return AV::unknown("an f-string with a conversion or format spec");
+      AV v = expr(field(ch, "expression"), f, p, d + 1);
+      if (v.k == K::Str) out += v.s;
+      else if (v.k == K::Int) out += std::to_string(v.i);
+      else return AV::unknown("an f-string over " + clip(text(f, field(ch, "expression")), 60));
+    }
+    if (out.size() > DeclEval::kMaxItems) throw DStop{"a string longer than the size limit"};
+  }
+  return AV::str(std::move(out), rangeOf(e));
+}
+
+AV DeclEval::Impl::sequence(TSNode e, K k, DFrame& f, DPath& p, int d) {
+  std::vector<AV> items;
+  for (TSNode el : namedChildren(e)) {
+    if (is(el, "comment")) continue;
+    if (is(el, "list_splat")) {
+      AV s = expr(namedChildren(el)[0], f, p, d + 1);
+      if (!s.isSeq()) return AV::unknown("a splat of " + clip(text(f, el), 60));
+      items.insert(items.end(), s.items->begin(), s.items->end());
+    } else {
+      items.push_back(expr(el, f, p, d + 1));
+    }
+    if (items.size() > DeclEval::kMaxItems) throw DStop{"a sequence longer than the size limit"};
+  }
+  return AV::seq(k, std::move(items));
+}
+
+AV DeclEval::Impl::dict(TSNode e, DFrame& f, DPath& p, int d) {
+  std::vector<AV> kv;
+  for (TSNode el : namedChildren(e)) {
+    if (is(el, "pair")) {
+      kv.push_back(expr(field(el, "key"), f, p, d + 1));
+      kv.push_back(expr(field(el, "value"), f, p, d + 1));
+    } else if (is(el, "dictionary_splat")) {
+      AV s = expr(namedChildren(el)[0], f, p, d + 1);
+      if (s.k != K::Dict) return AV::unknown("a ** of " + clip(text(f, el), 60));
+      kv.insert(kv.end(), s.items->begin(), s.items->end());
+    }
+    if (kv.size() > 2 * DeclEval::kMaxItems) throw DStop{"a dict larger than the size limit"};
+  }
+  AV v = AV::seq(K::Dict, std::move(kv));
+  return v;
+}
+
+AV DeclEval::Impl::subscript(TSNode e, DFrame& f, DPath& p, int d) {
+  AV v = expr(field(e, "value"), f, p, d + 1);
+  TSNode sub = field(e, "subscript");
+  if (is(sub, "slice")) {
+    if (!v.isSeq() && v.k != K::Str) return AV::unknown("a slice of " + clip(text(f, e), 60));
+    long long n = v.k == K::Str ? (long long)v.s.size() : (long long)v.items->size();
+    long long bounds[2] = {0, n};
+    int at = 0;
+    bool colon = false;
+    for (TSNode ch : children(sub)) {
+      if (type(ch) == ":") {
+        if (colon) return AV::unknown("a slice with a step");
+        colon = true;
+        at = 1;
+        continue;
+      }
+      if (!ts_node_is_named(ch)) continue;
+      AV b = expr(ch, f, p, d + 1);
+      if (b.k != K::Int) return AV::unknown("a slice bound not known");
+      bounds[at] = b.i < 0 ? n + b.i : b.i;
+    }
+    long long lo = std::clamp(bounds[0], 0LL, n), hi = std::clamp(bounds[1], lo, n);
+    if (v.k == K::Str) return AV::str(v.s.substr(lo, hi - lo));
+    return AV::seq(v.k, std::vector<AV>(v.items->begin() + lo, v.items->begin() + hi));
+  }
+  AV key = expr(sub, f, p, d + 1);
+  if (v.k == K::Dict) {
+    for (size_t i = 0; i + 1 < v.items->size(); i += 2)
+      if (sameAV((*v.items)[i], key)) return (*v.items)[i + 1];
+    return AV::unknown("a key not in " + clip(text(f, field(e, "value")), 60));
+  }
+  if ((v.isSeq() || v.k == K::Str) && key.k == K::Int) {
+    long long n = v.k == K::Str ? (long long)v.s.size() : (long long)v.items->size();
+    long long i = key.i < 0 ? n + key.i : key.i;
+    if (i < 0 || i >= n) return AV::unknown("an index out of range");
+    return v.k == K::Str ? AV::str(v.s.substr(i, 1)) : (*v.items)[i];
+  }
+  if (v.k == K::Sym) return symOf(e, AV{}, f);
+  return AV::unknown("the subscript " + clip(text(f, e), 60));
+}
+
+AV DeclEval::Impl::binary(TSNode e, DFrame& f, DPath& p, int d) {
+  AV a = expr(field(e, "left"), f, p, d + 1);
+  AV b = expr(field(e, "right"), f, p, d + 1);
+  std::string op = text(f, field(e, "operator"));
+  if (op == "+" && a.k == K::Str && b.k == K::Str) {
+    if (a.s.size() + b.s.size() > DeclEval::kMaxItems) throw DStop{"a string longer than the size limit"};
+    return AV::str(a.s + b.s);
+  }
+  if (op == "+" && a.isSeq() && a.k == b.k) {
+    if (a.items->size() + b.items->size() > DeclEval::kMaxItems) throw DStop{"a sequence longer than the size limit"};
+    std::vector<AV> items = *a.items;
+    items.insert(items.end(), b.items->begin(), b.items->end());
+    return AV::seq(a.k, std::move(items));
+  }
+  if (op == "*" && a.isSeq() && b.k == K::Int) {
+    if (b.i < 0 || a.items->size() * size_t(b.i) > DeclEval::kMaxItems)
+      throw DStop{"a sequence longer than the size limit"};
+    std::vector<AV> items;
+    for (long long i = 0; i < b.i; ++i) items.insert(items.end(), a.items->begin(), a.items->end());
+    return AV::seq(a.k, std::move(items));
+  }
+  if (op == "%" && a.k == K::Str) {
+    std::vector<AV> vals = b.k == K::Tuple ? *b.items : std::vector<AV>{b};
+    std::string out;
+    size_t vi = 0;
+    for (size_t i = 0; i < a.s.size(); ++i) {
+      if (a.s[i] != '%' || i + 1 >= a.s.size()) {
+        out += a.s[i];
+        continue;
+      }
+      char c = a.s[++i];
+      if (c == '%') out += '%';
+      else if ((c == 's' || c == 'd' || c == 'i') && vi < vals.size() &&
+               (vals[vi].k == K::Str || vals[vi].k == K::Int))
+        out += vals[vi].k == K::Str ? vals[vi].s : std::to_string(vals[vi].i), ++vi;
+      else return AV::unknown("a % format it cannot read");
+    }
+    return AV::str(std::move(out));
+  }
+  if (a.k == K::Int && b.k == K::Int) {
+    long long x = a.i, y = b.i;
+    if (op == "+") return AV::integer(x + y);
+    if (op == "-") return AV::integer(x - y);
+    if (op == "*") return AV::integer(x * y);
+    if ((op == "//" || op == "%") && y != 0) return AV::integer(op == "//" ? x / y : x % y);
+    if (op == "<<" && y >= 0 && y < 63) return AV::integer(x << y);
+    if (op == ">>" && y >= 0 && y < 63) return AV::integer(x >> y);
+    if (op == "&") return AV::integer(x & y);
+    if (op == "|") return AV::integer(x | y);
+  }
+  return AV::unknown("the operation " + clip(text(f, e), 60));
+}
+
+}  // namespace impact::pyextract

@@ -1,0 +1,150 @@
+// What a builder declares, read by executing its syntax tree abstractly (issue 26): one
+// evaluator walks a builder from its entry, follows what Python does (calls into the module's
+// functions and, given a loader, into the tree's other modules, arguments bound to parameters
+// with defaults and keywords; `for` over known sequences and `range`; comprehensions; list, tuple
+// and dict literals and their subscripts; f-strings, `%`, `format` and `+` of known strings;
+// aliases `p = b.param` and `functools.partial(b.param, ...)`; `*`/`**` of known sequences;
+// returns) and records the effects that declare arguments (`<IRBuilder>.param(name, type)`) in
+// program order, each under the guard (core/model/Guard) of the branches it runs in. Spec fields
+// and other run-time values stay symbolic and become guards; an early return at the entry is a
+// second argument list under its guard. What it cannot know stays unknown and is named: a call it
+// cannot follow that is given the IRBuilder ends the known list ("declared by <helper>"), a
+// declaration in a loop over a symbolic bound is unresolved, recursion and the step/depth/size
+// limits stop with their reason. Pure: a syntax tree (and the loader's trees) in, lists out.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/Facts.h"
+#include "parse/Syntax.h"
+
+namespace impact::pyextract {
+
+struct AV;
+using Items = std::shared_ptr<std::vector<AV>>;
+struct ModIndex;
+
+// An abstract value.
+struct AV {
+  enum class K { Unknown, None, Bool, Int, Str, List, Tuple, Dict, Type, PtrCtor, BuilderCtor, Builder,
+                 ParamMethod, Func, Partial, Imported, Sym, Builtin, Method, Instance };
+  K k = K::Unknown;
+  long long i = 0;
+  std::string s;        // Str: value; Unknown: why; Imported: "module:attr"; Builtin/Method: name; Sym: text
+  SourceRange at;       // Str: where written
+  Items items;          // List, Tuple; Dict: key, value, key, value...; Partial: bound positionals
+  std::shared_ptr<std::vector<std::pair<std::string, AV>>> kw;  // Partial: bound keywords
+  std::string kind, cls, typeText;  // Type: "global_buffer"/"by_value", element or scalar class
+  uint32_t size = 0;
+  std::shared_ptr<Guard> g;     // Sym: the expression as a guard
+  std::shared_ptr<std::vector<Guard>> when;  // an element added to a list under these conditions
+  std::shared_ptr<AV> self;     // Method, Func (a bound method): its receiver; Partial: its function
+                                // Instance: s is its class
+  TSNode def{};                 // Func
+  ModIndex* mod = nullptr;      // Func: its module
+  std::shared_ptr<std::map<std::string, AV>> closure;  // Func defined in a function
+
+  static AV unknown(std::string why) {
+    AV v;
+    v.s = std::move(why);
+    return v;
+  }
+  static AV of(K k) {
+    AV v;
+    v.k = k;
+    return v;
+  }
+  static AV integer(long long n) {
+    AV v;
+    v.k = K::Int;
+    v.i = n;
+    return v;
+  }
+  static AV boolean(bool b) {
+    AV v;
+    v.k = K::Bool;
+    v.i = b;
+    return v;
+  }
+  static AV str(std::string s, SourceRange at = {}) {
+    AV v;
+    v.k = K::Str;
+    v.s = std::move(s);
+    v.at = at;
+    return v;
+  }
+  static AV seq(K k, std::vector<AV> items) {
+    AV v;
+    v.k = k;
+    v.items = std::make_shared<std::vector<AV>>(std::move(items));
+    return v;
+  }
+  bool isSeq() const { return k == K::List || k == K::Tuple; }
+};
+
+// One module's top level: functions (methods as "Class.method"), bindings, imports.
+struct ModIndex {
+  const SyntaxTree* t = nullptr;
+  std::string dotted;  // "kernels.gfx950.attention_dense"; "" for the module being extracted
+  std::map<std::string, TSNode> fns;
+  struct Bind {
+    TSNode value{};                 // assignment's right side
+    std::string module, attr;       // an import: `from module import attr` / `import module`
+    int count = 0;                  // how often the name is bound at module level
+  };
+  std::map<std::string, Bind> binds;
+  std::map<std::string, AV> cache;
+  std::map<std::string, bool> busy;
+  std::map<const void*, bool> mayDeclare;  // def node id -> reaches a `.param` attribute
+  // Names of the functions whose text reaches `.param` / `IRBuilder`, directly or through the
+  // text of a function of this module they name: a conservative filter (never misses one that
+  // does) that keeps the evaluator off the rest of a 4,000-line module on a keystroke.
+  std::set<std::string> declaring, building;
+};
+
+// Gives another module of the tree by its dotted name ("kernels.common.conv_args"), or nullptr.
+using ModuleLoader = std::function<const SyntaxTree*(const std::string& dotted)>;
+
+struct DeclResult {
+  std::vector<PyAbi> abis;  // abis[0]: the path that falls through / returns last; then early returns
+  bool declares = false;    // an IRBuilder declared at least one argument, or a helper was given one
+  std::string stopped;      // "": read; else why the lists are not read (a limit, recursion)
+  // The function is a builder: it holds an IRBuilder (made there or handed back by a helper), or
+  // it returns a call of one of the module's functions (a dispatcher). A function that calls a
+  // builder and runs its kernel declares nothing of its own.
+  bool builds = false;
+};
+
+class DeclEval {
+ public:
+  explicit DeclEval(const SyntaxTree& t, ModuleLoader loader = {});
+  ~DeclEval();
+  // Evaluates the function `name` of this module ("build_x", "Class.method") from its entry.
+  DeclResult run(const std::string& name);
+  // Can the function declare (its text, or the text of a module function it names, reaches
+  // `.param`) and hold an IRBuilder (the same, for `IRBuilder`)? Only such functions are
+  // evaluated as builders.
+  bool mayDeclare(const std::string& name);
+  bool mayBuild(const std::string& name);
+  const ModIndex& module() const { return *root_; }
+
+  static constexpr long kMaxSteps = 400000;   // per run
+  static constexpr int kMaxDepth = 48;        // calls
+  static constexpr size_t kMaxItems = 4096;   // elements of a sequence, characters of a string
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  ModIndex* root_ = nullptr;
+};
+
+// The text of a guard, as its condition reads ("spec.use_sinks and not spec.persistent").
+std::string guardText(const Guard& g);
+
+}  // namespace impact::pyextract

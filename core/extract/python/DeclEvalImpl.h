@@ -1,0 +1,161 @@
+// The evaluator's inside (DeclEval.h): paths, frames, and the methods split by job between
+// DeclEval.cpp (the module index, names, expressions) and DeclEvalStatements.cpp (statements,
+// calls, declarations, the entry).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "extract/python/DeclEval.h"
+#include "extract/python/Nodes.h"
+
+namespace impact::pyextract {
+
+constexpr int kMaxVisitDepthEval = 200;  // syntax nesting and call depth together
+
+// One path of execution: the declarations so far, the conditions of the branches it is in, and
+// (at the entry) the conditions under which it was not returned from earlier.
+struct DPath {
+  std::vector<std::pair<KernelArg, std::vector<Guard>>> decls;  // each with the conditions it is under
+  std::vector<Guard> conds;
+  std::vector<Guard> when;
+  std::string tailHelper, tailModule;  // a helper given the IRBuilder that could not be followed
+  std::string origin;                  // the function an early return went to
+};
+
+// A frame's names, copied on write: a branch that binds nothing shares its frame's map, so an
+// `if` costs no copy of every local.
+class Env {
+ public:
+  using Map = std::map<std::string, AV>;
+  Map::const_iterator find(const std::string& k) const { return map().find(k); }
+  Map::const_iterator begin() const { return map().begin(); }
+  Map::const_iterator end() const { return map().end(); }
+  size_t count(const std::string& k) const { return map().count(k); }
+  size_t size() const { return map().size(); }
+  AV& operator[](const std::string& k) { return mut()[k]; }
+  const Map& map() const {
+    static const Map empty;
+    return p_ ? *p_ : empty;
+  }
+  bool sameAs(const Env& o) const { return p_ == o.p_; }
+  void replace(Map m) { p_ = std::make_shared<Map>(std::move(m)); }
+
+ private:
+  Map& mut() {
+    if (!p_) p_ = std::make_shared<Map>();
+    else if (p_.use_count() > 1) p_ = std::make_shared<Map>(*p_);
+    return *p_;
+  }
+  std::shared_ptr<Map> p_;
+};
+
+struct DFrame {
+  Env env;
+  std::shared_ptr<std::map<std::string, AV>> closure;
+  ModIndex* mod = nullptr;
+  bool entry = false;
+  std::vector<std::pair<DPath, AV>> returns;  // paths that returned, with the value
+  std::string loopWhy;                        // inside a loop whose length is not known: why
+  AV retval;                                  // what the last `return` returned
+  TSNode body{};                              // the function's body
+  bool makesBuilder = false;                  // its text makes an IRBuilder: a builder's body
+  std::string retOrigin;                      // the function that return called
+};
+
+enum class DFlow { Next, Return, Break, Continue, Raise };
+
+struct DStop {
+  std::string why;
+};
+
+// A function that cannot declare ran past its own budget: its value is unknown, nothing else.
+struct DOverBudget {};
+
+struct DeclEval::Impl {
+  const SyntaxTree& t;
+  ModuleLoader loader;
+  std::map<std::string, std::unique_ptr<ModIndex>> mods;  // "" = the module itself
+  long steps = 0;
+  std::vector<const void*> stack;  // defs being evaluated (recursion)
+  bool declares = false;
+  long budgetEnd = -1;  // while a function that cannot declare runs: the step it must end by
+  static constexpr long kCalleeSteps = 400;
+  // Per statement: does it reach a `.param` attribute or a module function that may declare, and
+  // the plain names it uses (a local function or alias bound to a declaring value).
+  struct StmtInfo {
+    bool declares = false;
+    std::vector<std::string> names;
+  };
+  std::map<const void*, StmtInfo> stmts;
+
+  Impl(const SyntaxTree& tree, ModuleLoader l) : t(tree), loader(std::move(l)) {}
+
+  // DeclEval.cpp
+  ModIndex* index(const SyntaxTree* tree, const std::string& dotted);
+  ModIndex* moduleNamed(const std::string& dotted);
+  AV moduleBinding(ModIndex* m, const std::string& name, int d);
+  AV lookup(const std::string& n, DFrame& f, DPath& p, int d);
+  AV expr(TSNode e, DFrame& f, DPath& p, int d);
+  AV attribute(TSNode e, DFrame& f, DPath& p, int d);
+  AV string(TSNode e, DFrame& f, DPath& p, int d);
+  AV binary(TSNode e, DFrame& f, DPath& p, int d);
+  AV compare(TSNode e, DFrame& f, DPath& p, int d);
+  AV boolean(TSNode e, DFrame& f, DPath& p, int d);
+  AV subscript(TSNode e, DFrame& f, DPath& p, int d);
+  AV comprehension(TSNode e, DFrame& f, DPath& p, int d);
+  AV sequence(TSNode e, AV::K k, DFrame& f, DPath& p, int d);
+  AV dict(TSNode e, DFrame& f, DPath& p, int d);
+  AV symOf(TSNode e, const AV& v, DFrame& f);  // an unknown value as an opaque guard of its text
+  bool mayDeclare(ModIndex* m, TSNode def, int d);
+  // Can running the statement declare an argument? A block's statements after the last one that
+  // can are not run: they emit code, and no list changes there (the cost of a builder is then its
+  // declarations, not its kernel).
+  bool relevant(TSNode st, DFrame& f);
+
+  void step();
+  std::string text(const DFrame& f, TSNode n) const { return std::string(f.mod->t->text(n)); }
+
+  // DeclEvalStatements.cpp
+  DFlow block(TSNode body, DFrame& f, DPath& p, int d);
+  DFlow statement(TSNode s, DFrame& f, DPath& p, int d);
+  DFlow ifStatement(TSNode s, DFrame& f, DPath& p, int d);
+  DFlow forStatement(TSNode s, DFrame& f, DPath& p, int d);
+  // Runs `body` once per element (or once, unknown, with `why` when the elements are unknown).
+  DFlow loop(TSNode body, TSNode target, const AV& iter, const std::string& why, DFrame& f, DPath& p, int d);
+  void assign(TSNode target, const AV& v, DFrame& f, DPath& p, int d);
+  AV call(TSNode e, DFrame& f, DPath& p, int d);
+  AV apply(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+           DPath& p, int d);
+  AV invoke(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+            DPath& p, int d);
+  AV builtin(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, TSNode at,
+             DFrame& f, DPath& p, int d);
+  AV method(const AV& m, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, DFrame& f, DPath& p);
+  void declare(const std::vector<AV>& pos, const std::vector<std::pair<std::string, AV>>& kw, TSNode at, DFrame& f,
+               DPath& p);
+  // Joins the paths of an `if` whose branches both went on (then's declarations first).
+  void join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base);
+  // The paths a callee returned on, as one path of the caller, and the value it returned.
+  AV joinReturns(DFrame& callee, DPath& p, size_t base, const std::vector<Guard>& conds);
+};
+
+// Helpers shared by both files.
+bool truthKnown(const AV& v, bool* truth);
+AV mergeValues(const AV& a, const AV& b);
+bool sameAV(const AV& a, const AV& b);
+std::shared_ptr<Guard> guardOfAV(const AV& v);
+AV symFromGuard(Guard g, std::string text);
+Guard andAll(const std::vector<Guard>& gs);
+std::string modulePathOf(const std::string& dotted);
+// Does `text` hold `word` with no identifier character on either side (`.param` then a boundary)?
+bool hasWord(std::string_view text, std::string_view word);
+// Adds the guards of `when` not already in `conds`.
+void pushConds(std::vector<Guard>& conds, const std::shared_ptr<std::vector<Guard>>& when);
+// The value as an element added under `conds` (a list built in a branch).
+AV tagged(AV v, const std::vector<Guard>& conds);
+// The elements a `for` over the value visits (a dict's keys, a string's characters); *ok false
+// when they are not known.
+std::vector<AV> elementsOf(const AV& v, bool* ok);
+
+}  // namespace impact::pyextract

@@ -1,0 +1,407 @@
+// The builder evaluator (DeclEval.h): statements, branches and their join, loops, calls (the
+// module's functions inlined with their arguments bound; builtins; list, dict and string
+// methods), declarations, and the entry that turns the paths into argument lists.
+#include "extract/python/DeclEvalImpl.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "extract/python/Literals.h"
+#include "extract/python/Nodes.h"
+
+namespace impact::pyextract {
+
+namespace {
+using K = AV::K;
+using Op = GuardNode::Op;
+
+}  // namespace
+
+void pushConds(std::vector<Guard>& conds, const std::shared_ptr<std::vector<Guard>>& when) {
+  if (!when) return;
+  for (const Guard& g : *when) {
+    std::string key = guardKey(g);
+    bool have = std::any_of(conds.begin(), conds.end(), [&](const Guard& c) { return guardKey(c) == key; });
+    if (!have) conds.push_back(g);
+  }
+}
+
+AV tagged(AV v, const std::vector<Guard>& conds) {
+  if (conds.empty()) return v;
+  auto w = v.when ? std::make_shared<std::vector<Guard>>(*v.when) : std::make_shared<std::vector<Guard>>();
+  pushConds(*w, std::make_shared<std::vector<Guard>>(conds));
+  v.when = w;
+  return v;
+}
+
+std::vector<AV> elementsOf(const AV& v, bool* ok) {
+  *ok = true;
+  if (v.isSeq()) return *v.items;
+  if (v.k == K::Dict) {
+    std::vector<AV> keys;
+    for (size_t i = 0; i < v.items->size(); i += 2) keys.push_back((*v.items)[i]);
+    return keys;
+  }
+  if (v.k == K::Str) {
+    std::vector<AV> cs;
+    for (char c : v.s) cs.push_back(AV::str(std::string(1, c)));
+    return cs;
+  }
+  *ok = false;
+  return {};
+}
+
+
+DFlow DeclEval::Impl::block(TSNode body, DFrame& f, DPath& p, int d) {
+  if (d > kMaxVisitDepthEval) throw DStop{"statements nested deeper than " + std::to_string(kMaxVisitDepthEval)};
+  if (!is(body, "block") && !is(body, "module")) return statement(body, f, p, d);
+  auto sts = namedChildren(body);
+  // In a builder's body (it makes an IRBuilder), the kernel's code after the last statement that
+  // can declare changes no list (a return of a declaring function is such a statement; a builder
+  // otherwise returns its kernel). Any other function runs whole: its value is what its caller
+  // reads. Past the last statement that names a declaring call, the body goes on only while a
+  // later one uses a local bound to one (an alias of b.param, a partial, a nested function).
+  bool tail = f.makesBuilder && ts_node_eq(body, f.body);
+  size_t last = sts.size(), named = sts.size();
+  if (tail)
+    while (named > 0 && !relevant(sts[named - 1], f)) --named;
+  for (size_t i = 0; i < last; ++i) {
+    if (tail && i >= named) {
+      bool more = false;
+      for (size_t j = i; j < sts.size() && !more; ++j) more = relevant(sts[j], f);
+      if (!more) break;
+    }
+    DFlow fl = statement(sts[i], f, p, d + 1);
+    if (fl != DFlow::Next) return fl;
+  }
+  return DFlow::Next;
+}
+
+bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
+  // Conservative, by the statement's text: `.param`, a declaring function of the module, or a
+  // local name bound to a declaring value (an alias of b.param, a partial, a nested function).
+  std::string_view body = f.mod->t->text(st);
+  auto it = stmts.find(st.id);
+  if (it == stmts.end()) {
+    StmtInfo info;
+    info.declares = hasWord(body, ".param") || hasWord(body, "\"param\"") || hasWord(body, "'param'");
+    for (const std::string& n : f.mod->declaring) {
+      std::string_view bare = std::string_view(n).substr(n.rfind('.') == std::string::npos ? 0 : n.rfind('.') + 1);
+      info.declares = info.declares || hasWord(body, bare);
+    }
+    it = stmts.emplace(st.id, std::move(info)).first;
+  }
+  if (it->second.declares) return true;
+  auto declaringValue = [&](const AV& v) {
+    const AV* t = v.k == K::Partial ? v.self.get() : &v;
+    return t->k == K::ParamMethod || (t->k == K::Func && mayDeclare(t->mod, t->def, 0));
+  };
+  for (auto& [n, v] : f.env)
+    if (declaringValue(v) && hasWord(body, n)) return true;
+  if (f.closure)
+    for (auto& [n, v] : *f.closure)
+      if (declaringValue(v) && hasWord(body, n)) return true;
+  return false;
+}
+
+DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
+  step();
+  std::string_view ty = type(s);
+  if (ty == "expression_statement") {
+    for (TSNode e : namedChildren(s)) {
+      if (is(e, "assignment")) {
+        TSNode right = field(e, "right");
+        if (ts_node_is_null(right)) continue;  // `x: int`
+        std::vector<TSNode> targets{field(e, "left")};
+        while (is(right, "assignment")) targets.push_back(field(right, "left")), right = field(right, "right");
+        AV v = expr(right, f, p, d + 1);
+        for (TSNode t : targets) assign(t, v, f, p, d);
+      } else if (is(e, "augmented_assignment")) {
+        TSNode left = field(e, "left");
+        AV cur = expr(left, f, p, d + 1);
+        AV r = expr(field(e, "right"), f, p, d + 1);
+        std::string op = text(f, field(e, "operator"));
+        bool ok = false;
+        std::vector<AV> add = elementsOf(r, &ok);
+        if (op == "+=" && cur.k == K::List && ok) {
+          for (AV& el : add) cur.items->push_back(tagged(el, p.conds));
+          if (cur.items->size() > DeclEval::kMaxItems) throw DStop{"a list longer than the size limit"};
+        } else if (op == "+=" && cur.k == K::Str && r.k == K::Str) {
+          assign(left, AV::str(cur.s + r.s), f, p, d);
+        } else if (cur.k == K::Int && r.k == K::Int && (op == "+=" || op == "-=" || op == "*=")) {
+          assign(left, AV::integer(op == "+=" ? cur.i + r.i : op == "-=" ? cur.i - r.i : cur.i * r.i), f, p, d);
+        } else {
+          assign(left, AV::unknown("changed by " + op), f, p, d);
+        }
+      } else {
+        expr(e, f, p, d + 1);
+      }
+    }
+    return DFlow::Next;
+  }
+  if (ty == "return_statement") {
+    auto vals = namedChildren(s);
+    f.retval = vals.empty() ? AV::of(K::None) : expr(vals[0], f, p, d + 1);
+    f.retOrigin.clear();
+    if (!vals.empty() && is(vals[0], "call")) {
+      AV callee = expr(field(vals[0], "function"), f, p, d + 1);
+      if (callee.k == K::Func) f.retOrigin = callee.s;
+    }
+    return DFlow::Return;
+  }
+  if (ty == "if_statement") return ifStatement(s, f, p, d);
+  if (ty == "for_statement") return forStatement(s, f, p, d);
+  if (ty == "while_statement") {
+    AV c = expr(field(s, "condition"), f, p, d + 1);
+    bool truth = false;
+    if (truthKnown(c, &truth) && !truth) return DFlow::Next;
+    return loop(field(s, "body"), TSNode{}, AV{}, "a while loop", f, p, d);
+  }
+  if (ty == "try_statement" || ty == "with_statement") {
+    if (ty == "with_statement")
+      for (TSNode item : namedChildren(namedChildren(s)[0])) {
+        TSNode v = field(item, "value");
+        if (is(v, "as_pattern")) {
+          auto kids = namedChildren(v);
+          AV val = expr(kids[0], f, p, d + 1);
+          TSNode alias = field(v, "alias");
+          if (!ts_node_is_null(alias)) assign(namedChildren(alias).empty() ? alias : namedChildren(alias)[0], val, f, p, d);
+        } else if (!ts_node_is_null(v)) {
+          expr(v, f, p, d + 1);
+        }
+      }
+    DFlow fl = block(field(s, "body"), f, p, d + 1);
+    for (TSNode part : namedChildren(s))  // a handler's declarations are read as the body's
+      if (fl == DFlow::Next && (is(part, "except_clause") || is(part, "else_clause") || is(part, "finally_clause")))
+        for (TSNode b : namedChildren(part))
+          if (is(b, "block")) fl = block(b, f, p, d + 1);
+    return fl;
+  }
+  if (ty == "function_definition" || ty == "decorated_definition") {
+    TSNode def = ty == "decorated_definition" ? field(s, "definition") : s;
+    if (!is(def, "function_definition")) return DFlow::Next;
+    AV fn = AV::of(K::Func);
+    fn.def = def;
+    fn.mod = f.mod;
+    fn.s = text(f, field(def, "name"));
+    fn.closure = std::make_shared<std::map<std::string, AV>>(f.env.map());
+    if (f.closure)
+      for (auto& [k, v] : *f.closure) fn.closure->emplace(k, v);
+    f.env[fn.s] = fn;
+    (*fn.closure)[fn.s] = fn;
+    return DFlow::Next;
+  }
+  if (ty == "raise_statement") return DFlow::Raise;
+  if (ty == "break_statement") return DFlow::Break;
+  if (ty == "continue_statement") return DFlow::Continue;
+  if (ty == "import_from_statement" || ty == "import_statement") {
+    for (TSNode nm : namedChildren(s)) {
+      if (ts_node_eq(nm, field(s, "module_name"))) continue;
+      TSNode bound = is(nm, "aliased_import") ? field(nm, "alias") : nm;
+      std::string name = text(f, bound);
+      f.env[name.substr(0, name.find('.'))] = AV::unknown("imported inside a function");
+    }
+    return DFlow::Next;
+  }
+  return DFlow::Next;  // pass, assert, global, del, class, match: nothing a declaration reads
+}
+
+DFlow DeclEval::Impl::ifStatement(TSNode s, DFrame& f, DPath& p, int d) {
+  std::vector<std::pair<TSNode, TSNode>> arms{{field(s, "condition"), field(s, "consequence")}};
+  TSNode otherwise{};
+  for (TSNode part : namedChildren(s)) {
+    if (is(part, "elif_clause")) arms.push_back({field(part, "condition"), field(part, "consequence")});
+    else if (is(part, "else_clause")) otherwise = field(part, "body");
+  }
+  std::function<DFlow(size_t)> arm = [&](size_t i) -> DFlow {
+    if (i == arms.size()) return ts_node_is_null(otherwise) ? DFlow::Next : block(otherwise, f, p, d + 1);
+    AV c = expr(arms[i].first, f, p, d + 1);
+    bool truth = false;
+    if (truthKnown(c, &truth)) return truth ? block(arms[i].second, f, p, d + 1) : arm(i + 1);
+    Guard g = *symOf(arms[i].first, c, f).g;
+    size_t base = p.decls.size(), nconds = p.conds.size();
+    DFrame tf = f;
+    tf.returns.clear();
+    DPath tp = p;
+    tp.conds.push_back(g);
+    DFlow tfl = block(arms[i].second, tf, tp, d + 1);
+    for (auto& r : tf.returns) f.returns.push_back(std::move(r));
+    p.conds.push_back(guardNot(g));
+    DFlow efl = arm(i + 1);
+    bool tOn = tfl == DFlow::Next || tfl == DFlow::Break || tfl == DFlow::Continue;
+    bool eOn = efl == DFlow::Next || efl == DFlow::Break || efl == DFlow::Continue;
+    // A path that returned keeps the conditions it returned under; one that goes on drops the arm's.
+    if (tOn && eOn) {
+      tp.conds.resize(nconds);
+      p.conds.resize(nconds);
+      join(f, p, tf, tp, base);
+      return DFlow::Next;
+    }
+    if (tfl == DFlow::Return) f.returns.push_back({std::move(tp), tf.retval}), f.returns.back().first.origin = tf.retOrigin;
+    if (tOn) {  // the else arm returned or raised: the then arm goes on
+      if (efl == DFlow::Return) f.returns.push_back({std::move(p), f.retval}), f.returns.back().first.origin = f.retOrigin;
+      p = std::move(tp);
+      p.conds.resize(nconds);
+      f.env = std::move(tf.env);
+      if (efl == DFlow::Return) (f.entry ? p.when : p.conds).push_back(g);
+      return DFlow::Next;
+    }
+    if (eOn) {
+      p.conds.resize(nconds);
+      if (tfl == DFlow::Return) (f.entry ? p.when : p.conds).push_back(guardNot(g));
+      return DFlow::Next;
+    }
+    return efl == DFlow::Return || tfl == DFlow::Return ? (efl == DFlow::Return ? DFlow::Return : DFlow::Raise)
+                                                          : DFlow::Raise;
+  };
+  return arm(0);
+}
+
+void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base) {
+  std::vector<std::pair<KernelArg, std::vector<Guard>>> decls(thenP.decls.begin(), thenP.decls.end());
+  decls.insert(decls.end(), p.decls.begin() + base, p.decls.end());
+  p.decls = std::move(decls);
+  if (p.tailHelper.empty()) p.tailHelper = thenP.tailHelper, p.tailModule = thenP.tailModule;
+  if (f.env.sameAs(thenF.env)) return;  // neither arm bound a name
+  Env::Map merged;
+  for (auto& [k, v] : thenF.env) {
+    auto it = f.env.find(k);
+    merged[k] = it == f.env.end() ? AV::unknown("'" + k + "' is bound on one branch only") : mergeValues(v, it->second);
+  }
+  for (auto& [k, v] : f.env)
+    if (!thenF.env.count(k)) merged[k] = AV::unknown("'" + k + "' is bound on one branch only");
+  f.env.replace(std::move(merged));
+}
+
+DFlow DeclEval::Impl::forStatement(TSNode s, DFrame& f, DPath& p, int d) {
+  TSNode right = field(s, "right");
+  AV it = expr(right, f, p, d + 1);
+  DFlow fl = loop(field(s, "body"), field(s, "left"), it, clip(text(f, right), 60), f, p, d);
+  if (fl == DFlow::Next)
+    for (TSNode part : namedChildren(s))
+      if (is(part, "else_clause")) return block(field(part, "body"), f, p, d + 1);
+  return fl;
+}
+
+DFlow DeclEval::Impl::loop(TSNode body, TSNode target, const AV& iter, const std::string& why, DFrame& f, DPath& p,
+                           int d) {
+  bool ok = false;
+  std::vector<AV> els = ts_node_is_null(target) ? std::vector<AV>{} : elementsOf(iter, &ok);
+  if (ok) {
+    for (const AV& el : els) {
+      size_t nconds = p.conds.size();
+      pushConds(p.conds, el.when);
+      assign(target, el, f, p, d);
+      DFlow fl = block(body, f, p, d + 1);
+      p.conds.resize(std::min(p.conds.size(), nconds));
+      if (fl == DFlow::Break) break;
+      if (fl == DFlow::Return || fl == DFlow::Raise) return fl;
+    }
+    return DFlow::Next;
+  }
+  // Elements not known: the body once, with what it binds unknown; a declaration there is named.
+  std::string saved = f.loopWhy;
+  f.loopWhy = "declared in a loop over " + why + (iter.k == K::Unknown && !iter.s.empty() ? " (" + iter.s + ")" : "");
+  if (!ts_node_is_null(target)) assign(target, AV::unknown("bound by a for loop over " + why), f, p, d);
+  DFlow fl = block(body, f, p, d + 1);
+  f.loopWhy = saved;
+  return fl == DFlow::Return || fl == DFlow::Raise ? fl : DFlow::Next;
+}
+
+void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int d) {
+  std::string_view ty = type(target);
+  if (ty == "identifier") {
+    f.env[text(f, target)] = v;
+    return;
+  }
+  if (ty == "pattern_list" || ty == "tuple_pattern" || ty == "list_pattern" || ty == "tuple" || ty == "list" ||
+      ty == "expression_list" || ty == "parenthesized_expression") {
+    auto kids = namedChildren(target);
+    bool ok = v.isSeq() && v.items->size() == kids.size();
+    for (size_t i = 0; i < kids.size(); ++i)
+      assign(kids[i], ok ? (*v.items)[i] : AV::unknown("unpacked from " + clip(text(f, target), 40)), f, p, d);
+    return;
+  }
+  if (ty == "subscript") {
+    AV obj = expr(field(target, "value"), f, p, d + 1);
+    AV key = expr(field(target, "subscript"), f, p, d + 1);
+    if (obj.k == K::Dict) {
+      for (size_t i = 0; i + 1 < obj.items->size(); i += 2)
+        if (sameAV((*obj.items)[i], key)) {
+          (*obj.items)[i + 1] = v;
+          return;
+        }
+      obj.items->push_back(key);
+      obj.items->push_back(v);
+    } else if (obj.k == K::List && key.k == K::Int && key.i >= 0 && size_t(key.i) < obj.items->size()) {
+      (*obj.items)[key.i] = v;
+    }
+  }
+  // attributes and the rest: nothing a declaration reads later
+}
+
+AV DeclEval::Impl::call(TSNode e, DFrame& f, DPath& p, int d) {
+  AV fn = expr(field(e, "function"), f, p, d + 1);
+  std::vector<AV> pos;
+  std::vector<std::pair<std::string, AV>> kw;
+  TSNode args = field(e, "arguments");
+  if (is(args, "generator_expression")) pos.push_back(expr(args, f, p, d + 1));
+  else
+    for (TSNode a : namedChildren(args)) {
+      if (is(a, "comment")) continue;
+      if (is(a, "keyword_argument")) {
+        kw.emplace_back(text(f, field(a, "name")), expr(field(a, "value"), f, p, d + 1));
+      } else if (is(a, "list_splat")) {
+        AV s = expr(namedChildren(a)[0], f, p, d + 1);
+        if (!s.isSeq()) return AV::unknown("a call with *" + text(f, a) + " of an unknown sequence");
+        pos.insert(pos.end(), s.items->begin(), s.items->end());
+      } else if (is(a, "dictionary_splat")) {
+        AV s = expr(namedChildren(a)[0], f, p, d + 1);
+        if (s.k != K::Dict) return AV::unknown("a call with **" + text(f, a));
+        for (size_t i = 0; i + 1 < s.items->size(); i += 2)
+          if ((*s.items)[i].k == K::Str) kw.emplace_back((*s.items)[i].s, (*s.items)[i + 1]);
+      } else {
+        pos.push_back(expr(a, f, p, d + 1));
+      }
+    }
+  return apply(fn, std::move(pos), std::move(kw), e, f, p, d);
+}
+
+AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at,
+                         DFrame& f, DPath& p, int d) {
+  switch (fn.k) {
+    case K::ParamMethod:
+      declare(pos, kw, at, f, p);
+      return AV::unknown("an IR value");
+    case K::Partial: {
+      std::vector<AV> all = *fn.items;
+      all.insert(all.end(), pos.begin(), pos.end());
+      std::vector<std::pair<std::string, AV>> kws = *fn.kw;
+      for (auto& k : kw) kws.push_back(k);
+      return apply(*fn.self, std::move(all), std::move(kws), at, f, p, d);
+    }
+    case K::Func:
+      if (fn.self) pos.insert(pos.begin(), *fn.self);  // a bound method
+      return invoke(fn, std::move(pos), std::move(kw), at, f, p, d);
+    case K::BuilderCtor: return AV::of(K::Builder);
+    case K::PtrCtor: {
+      AV t = AV::of(K::Type);
+      t.kind = "global_buffer";
+      t.size = 8;
+      const AV* elem = !pos.empty() ? &pos[0] : nullptr;
+      for (auto& [k, v] : kw)
+        if (!elem && (k == "dtype" || k == "elem" || k == "element" || k == "pointee")) elem = &v;
+      if (elem && elem->k == K::Type && elem->kind == "by_value") t.cls = elem->cls;
+      t.typeText = text(f, at);
+      return t;
+    }
+    case K::Builtin: return builtin(fn.s, pos, kw, at, f, p, d);
+    case K::Method: return method(fn, pos, kw, f, p);
+    case K::Imported:  // a function of a module this evaluation was not given: not followed
+      return AV::unknown("a function of another module");
+    default: return AV::unknown("a call of " + clip(text(f, field(at, "function")), 60));
+  }
+}
+
+}  // namespace impact::pyextract

@@ -1,0 +1,82 @@
+// Where the evaluator's lists (DeclEval.h) meet the body reader's (BuilderLists.cpp): every
+// function that reaches a `.param` attribute is evaluated from its entry; its lists are the
+// builder's when the body reader's are incomplete (no builder, no arguments, a same-module helper
+// it did not follow, fewer arguments resolved), and a builder whose evaluation stopped at a limit
+// is "not read" with the reason, never an empty list.
+#include "extract/python/EvaluatedBuilders.h"
+
+#include <algorithm>
+
+#include "extract/python/DeclEval.h"
+#include "extract/python/Literals.h"
+
+namespace impact::pyextract {
+
+namespace {
+
+size_t resolvedArgs(const std::vector<PyAbi>& abis) {
+  size_t n = 0;
+  for (const PyAbi& a : abis)
+    for (const KernelArg& k : a.args) n += k.resolved && !k.name.empty() ? 1 : 0;
+  return n;
+}
+
+size_t allArgs(const std::vector<PyAbi>& abis) {
+  size_t n = 0;
+  for (const PyAbi& a : abis) n += a.args.size();
+  return n;
+}
+
+}  // namespace
+
+void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out) {
+  DeclEval eval(t);
+  for (const Fn& fn : fns) {
+    if (!eval.mayDeclare(fn.name)) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const PyBuilder& b) { return b.name == fn.name; });
+    if (it == out.end() && !eval.mayBuild(fn.name)) continue;  // neither a builder nor holding an IRBuilder
+    DeclResult r = eval.run(fn.name);
+    PyBuilder* old = it == out.end() || it->style != PyBuilder::Style::Params ? nullptr : &*it;
+    if (!r.stopped.empty()) {
+      if (old && allArgs(old->abis) > 0 && resolvedArgs(old->abis) == allArgs(old->abis)) continue;
+      if ((!r.declares || !r.builds) && !old) continue;
+      PyBuilder b;
+      if (old) b = *old;
+      b.name = fn.name;
+      b.range = rangeOf(fn.nameNode);
+      b.bodyRange = rangeOf(fn.def);
+      b.abis.clear();
+      b.notRead = "arguments not read: " + r.stopped + " (in " + fn.name + ")";
+      if (old) *old = std::move(b);
+      else if (it == out.end()) out.push_back(std::move(b));
+      continue;
+    }
+    if (!r.declares || r.abis.empty() || allArgs(r.abis) == 0 || (!r.builds && !old)) continue;
+    if (it != out.end() && !old) continue;  // a SignatureBuilder factory of the same name
+    if (old) {
+      // A helper of another module given the IRBuilder (`emit_param_block(b, ...)`) is not followed
+      // here: the body reader's open end stands, at the same place of the list.
+      for (const PyAbi& o : old->abis) {
+        if (o.tailHelper.empty() || o.tailModule.empty()) continue;
+        for (PyAbi& n : r.abis)
+          if (n.origin == o.origin && n.tailHelper.empty()) {
+            n.tailHelper = o.tailHelper;
+            n.tailModule = o.tailModule;
+            if (n.args.size() > o.args.size()) n.args.resize(o.args.size());
+          }
+      }
+      old->abis = std::move(r.abis);
+      continue;
+    }
+    PyBuilder b;
+    b.name = fn.name;
+    b.style = PyBuilder::Style::Params;
+    b.range = rangeOf(fn.nameNode);
+    b.bodyRange = rangeOf(fn.def);
+    b.abis = std::move(r.abis);
+    b.fingerprint = codeFingerprint(t, fn.def);
+    out.push_back(std::move(b));
+  }
+}
+
+}  // namespace impact::pyextract

@@ -1,0 +1,14 @@
+// The evaluator's lists applied to a module's builders (EvaluatedBuilders.cpp).
+#pragma once
+
+#include <vector>
+
+#include "extract/python/Functions.h"
+#include "model/Facts.h"
+#include "parse/Syntax.h"
+
+namespace impact::pyextract {
+
+void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out);
+
+}  // namespace impact::pyextract
