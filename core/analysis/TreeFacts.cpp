@@ -1,5 +1,7 @@
 #include "analysis/TreeFacts.h"
 
+#include "analysis/CrossModule.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -80,9 +82,15 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
   for (auto& t : pool) t.join();
   cache.flush();  // what was extracted goes to the disk cache as one pack
 
-  for (size_t s = 0; s < snaps.size(); ++s)
+  for (size_t s = 0; s < snaps.size(); ++s) {
     for (size_t i = 0; i < paths[s].size(); ++i)
       out[s].files.emplace_hint(out[s].files.end(), *paths[s][i], std::move(slots[s][i]));
+    followModules(out[s], [&](const std::string& p) -> std::optional<std::string> {
+      auto content = snaps[s]->read(p);
+      if (!content.ok()) return std::nullopt;
+      return std::move(*content);
+    });
+  }
   return out;
 }
 

@@ -17,6 +17,9 @@ struct TreeFacts {
   // Files whose content could not be read (a missing or corrupted git object): path -> why.
   // Their facts say so too (ok = false), but a report must not go on without them.
   std::map<std::string, std::string> unreadable;
+  // Python files whose builders' lists were followed into a helper module (core/analysis/
+  // CrossModule): the facts as extracted, before that.
+  std::map<std::string, std::shared_ptr<const FileFacts>> unfollowed;
   const FileFacts* find(const std::string& path) const {
     auto it = files.find(path);
     return it == files.end() ? nullptr : it->second.get();

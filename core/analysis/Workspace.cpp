@@ -1,5 +1,7 @@
 #include "analysis/Workspace.h"
 
+#include "analysis/CrossModule.h"
+
 #include <algorithm>
 
 #include "contracts/PairingReuse.h"
@@ -67,6 +69,22 @@ const FileRef* Workspace::headRef(const std::string& path) const {
 }
 
 void Workspace::refreshHeadFile(const std::string& path) {
+  refreshHeadFacts(path);
+  if (classify(path) != FileKind::Python) return;
+  // A builder whose list goes on in a helper module: followed again with this file's new text
+  // (it may be the builder's module, the helper's, or neither; the check is on facts in memory).
+  headFacts_.unfollowed.erase(path);
+  followModules(headFacts_, [&](const std::string& p) -> std::optional<std::string> {
+    const FileRef* ref = headRef(p);
+    if (!ref) return std::nullopt;
+    if (ref->data) return *ref->data;
+    auto content = disk_->read(p);
+    if (!content.ok()) return std::nullopt;
+    return std::move(*content);
+  });
+}
+
+void Workspace::refreshHeadFacts(const std::string& path) {
   dirty_ = true;
   pendingPaths_.push_back(path);
   memo_.changedKinds.insert(classify(path));

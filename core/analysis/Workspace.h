@@ -79,6 +79,7 @@ class Workspace {
 
  private:
   void refreshHeadFile(const std::string& path);
+  void refreshHeadFacts(const std::string& path);  // the file's own facts, extracted or cached
   const FileRef* headRef(const std::string& path) const;
 
   Layout layout_;

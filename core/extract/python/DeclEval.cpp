@@ -124,7 +124,7 @@ bool hasWord(std::string_view text, std::string_view word) {
 namespace {
 
 // The functions whose text holds one of `seeds`, or names one of those (to a fixpoint).
-std::set<std::string> closureOf(const ModIndex& m, std::initializer_list<std::string_view> seeds) {
+std::set<std::string> closureOf(const ModIndex& m, const std::vector<std::string_view>& seeds) {
   std::set<std::string> in;
   std::vector<std::pair<std::string, std::string_view>> rest;
   for (auto& [name, def] : m.fns) {
@@ -151,8 +151,10 @@ std::set<std::string> closureOf(const ModIndex& m, std::initializer_list<std::st
   return in;
 }
 
-void textClosure(ModIndex& m) {
-  m.declaring = closureOf(m, {".param", "\"param\"", "'param'"});
+void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring) {
+  std::vector<std::string_view> seeds{".param", "\"param\"", "'param'"};
+  for (const std::string& n : importedDeclaring) seeds.push_back(n);
+  m.declaring = closureOf(m, seeds);
   m.building = closureOf(m, {"IRBuilder"});
 }
 
@@ -177,8 +179,19 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
     slot = std::make_unique<ModIndex>();
     slot->t = tree;
     slot->dotted = dotted;
-    collectModule(*tree, tree->root(), "", *slot, 0);
-    textClosure(*slot);
+    ModIndex* m = slot.get();
+    collectModule(*tree, tree->root(), "", *m, 0);
+    // Names imported from a module of the tree whose function can declare are seeds too.
+    std::vector<std::string> imported;
+    if (loader)
+      for (auto& [name, b] : m->binds) {
+        if (b.module.empty() || b.attr.empty()) continue;
+        ModIndex* other = moduleNamed(relative(dotted, b.module));
+        if (other && other != m && other->declaring.count(b.attr)) imported.push_back(name);
+      }
+    m->importedDeclaring = imported;
+    textClosure(*m, imported);
+    return m;
   }
   return slot.get();
 }

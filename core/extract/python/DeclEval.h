@@ -105,6 +105,7 @@ struct ModIndex {
   // text of a function of this module they name: a conservative filter (never misses one that
   // does) that keeps the evaluator off the rest of a 4,000-line module on a keystroke.
   std::set<std::string> declaring, building;
+  std::vector<std::string> importedDeclaring;  // names imported from a loaded module whose function can declare
 };
 
 // Gives another module of the tree by its dotted name ("kernels.common.conv_args"), or nullptr.
@@ -122,7 +123,8 @@ struct DeclResult {
 
 class DeclEval {
  public:
-  explicit DeclEval(const SyntaxTree& t, ModuleLoader loader = {});
+  // `dotted`: the module's own name, for its relative imports and the loader.
+  explicit DeclEval(const SyntaxTree& t, ModuleLoader loader = {}, std::string dotted = "");
   ~DeclEval();
   // Evaluates the function `name` of this module ("build_x", "Class.method") from its entry.
   DeclResult run(const std::string& name);
@@ -143,6 +145,9 @@ class DeclEval {
   std::unique_ptr<Impl> impl_;
   ModIndex* root_ = nullptr;
 };
+
+// "kernels.common.conv_args" -> "kernels/common/conv_args.py" (a relative name is kept).
+std::string modulePathOf(const std::string& dotted);
 
 // The text of a guard, as its condition reads ("spec.use_sinks and not spec.persistent").
 std::string guardText(const Guard& g);

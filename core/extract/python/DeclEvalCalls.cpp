@@ -115,6 +115,8 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
       cf.env[name] = AV::unknown("'" + name + "' is not passed");
     }
   }
+  bool crossing = fn.mod != root && f.mod == root;  // into another module: its declarations sit at this call
+  if (crossing) anchors.push_back(at);
   stack.push_back(id);
   size_t base = p.decls.size();
   std::vector<Guard> conds = p.conds;
@@ -125,16 +127,19 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
     fl = block(field(fn.def, "body"), cf, p, d + 1);
   } catch (const DOverBudget&) {
     stack.pop_back();
+    if (crossing) anchors.pop_back();
     if (!budgeted) throw;
     budgetEnd = -1;
     p.conds = conds;
     return AV::unknown(fn.s + " takes more than " + std::to_string(kCalleeSteps) + " steps");
   } catch (...) {
     stack.pop_back();
+    if (crossing) anchors.pop_back();
     if (budgeted) budgetEnd = -1;
     throw;
   }
   stack.pop_back();
+  if (crossing) anchors.pop_back();
   if (budgeted) budgetEnd = -1;
   (void)at;
   if (fl == DFlow::Raise && cf.returns.empty()) {
@@ -351,7 +356,7 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   declares = true;
   if (!p.tailHelper.empty()) return;  // after a helper that was not followed: positions unknown
   KernelArg a;
-  a.range = rangeOf(at);
+  a.range = f.mod == root || anchors.empty() ? rangeOf(at) : rangeOf(anchors.front());
   auto unresolve = [&](const std::string& why) {
     a.resolved = false;
     a.unresolvedReason += (a.unresolvedReason.empty() ? "" : "; ") + why;
@@ -415,8 +420,10 @@ bool DeclEval::Impl::mayDeclare(ModIndex* m, TSNode def, int d) {
   return found;
 }
 
-DeclEval::DeclEval(const SyntaxTree& t, ModuleLoader loader) : impl_(std::make_unique<Impl>(t, std::move(loader))) {
-  root_ = impl_->index(&t, "");
+DeclEval::DeclEval(const SyntaxTree& t, ModuleLoader loader, std::string dotted)
+    : impl_(std::make_unique<Impl>(t, std::move(loader))) {
+  root_ = impl_->index(&t, dotted);
+  impl_->root = root_;
 }
 DeclEval::~DeclEval() = default;
 

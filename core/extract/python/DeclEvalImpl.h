@@ -79,6 +79,8 @@ struct DeclEval::Impl {
   long steps = 0;
   std::vector<const void*> stack;  // defs being evaluated (recursion)
   bool declares = false;
+  ModIndex* root = nullptr;      // the module being extracted
+  std::vector<TSNode> anchors;   // calls from it into other modules, outermost first
   long budgetEnd = -1;  // while a function that cannot declare runs: the step it must end by
   static constexpr long kCalleeSteps = 400;
   // Per statement: does it reach a `.param` attribute or a module function that may declare, and

@@ -90,6 +90,7 @@ bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
       std::string_view bare = std::string_view(n).substr(n.rfind('.') == std::string::npos ? 0 : n.rfind('.') + 1);
       info.declares = info.declares || hasWord(body, bare);
     }
+    for (const std::string& n : f.mod->importedDeclaring) info.declares = info.declares || hasWord(body, n);
     it = stmts.emplace(st.id, std::move(info)).first;
   }
   if (it->second.declares) return true;
@@ -398,8 +399,21 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
     }
     case K::Builtin: return builtin(fn.s, pos, kw, at, f, p, d);
     case K::Method: return method(fn, pos, kw, f, p);
-    case K::Imported:  // a function of a module this evaluation was not given: not followed
+    case K::Imported: {  // a function of a module this evaluation was not given: not followed
+      // With the tree's modules given, one that is not among them and is given the IRBuilder may
+      // declare from here on: the list is open there (rocKE's platform package, `rocke.`, is the
+      // IR library: its helpers emit code, not kernel arguments).
+      bool given = false;
+      for (const AV& a : pos) given = given || a.k == K::Builder;
+      for (auto& [k, a] : kw) given = given || a.k == K::Builder;
+      std::string mod = fn.s.substr(0, fn.s.find(':'));
+      if (loader && given && mod != "rocke" && mod.rfind("rocke.", 0) != 0 && p.tailHelper.empty()) {
+        size_t colon = fn.s.find(':');
+        p.tailHelper = colon == std::string::npos ? fn.s : fn.s.substr(colon + 1);
+        p.tailModule = modulePathOf(mod);
+      }
       return AV::unknown("a function of another module");
+    }
     default: return AV::unknown("a call of " + clip(text(f, field(at, "function")), 60));
   }
 }

@@ -1,0 +1,24 @@
+// Builders whose list goes on in a helper of another module of the tree (`emit_param_block(b,
+// ...)` imported from kernels/common/...): the evaluator (core/extract/python/DeclEval) is run
+// again on the builder's module with the tree's modules given to it, so the helper's
+// declarations are read where they are made. Extraction stays per file (cached by content); this
+// pass reads the few modules such a builder imports.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "analysis/TreeFacts.h"
+
+namespace impact {
+
+// The content of a path of the tree, or nullopt when the tree has no such file.
+using TreeReader = std::function<std::optional<std::string>(const std::string& path)>;
+
+// Replaces, in `facts`, each Python file whose builders end at a helper of another module that
+// `read` finds, by one whose lists include what the helper declares (the original stays in
+// `facts.unfollowed`, so a later change of the helper is followed again).
+void followModules(TreeFacts& facts, const TreeReader& read);
+
+}  // namespace impact
