@@ -285,6 +285,13 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
                      {"variants", variants},
                      {"probe", probe},
                      {"probe_budget", std::max(1.0, opts.familyBudget / 4)}};
+        if (probe && k < kChunkVariants) {
+          // A shard's smaller first chunk probes what the unsharded run's first chunk probes.
+          json pv = json::array();
+          for (size_t i = 0; i < std::min(kChunkVariants, vs.size()); ++i)
+            pv.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
+          j.request["probe_variants"] = std::move(pv);
+        }
         CacheKeyInput ck{blobs, variants, fam.source, fam.builder, doc.flavor, driver->version, probe};
         j.cacheKey = familyCacheKey(ck);
         jobs.push_back(std::move(j));
