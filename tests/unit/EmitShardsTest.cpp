@@ -33,7 +33,6 @@ TEST(EmitShards, ChunksShrinkSoThatAFamilySpreadsOverTheShards) {
   EXPECT_EQ(shardChunkVariants(24, 2, 32), 12u);
   EXPECT_EQ(shardChunkVariants(24, 7, 32), 4u);
   EXPECT_EQ(shardChunkVariants(3, 7, 32), 1u);   // fewer variants than shards: one per chunk
-  EXPECT_EQ(shardChunkVariants(0, 7, 32), 1u);
 }
 
 TEST(EmitShards, OneBigFamilySplitsIntoQuartersByItsChunks) {
