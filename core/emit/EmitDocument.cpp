@@ -24,6 +24,7 @@ json sideJson(const VariantSide& s) {
   if (!s.present) return nullptr;
   json j = {{"spec", s.spec}};
   if (!s.error.empty()) j["error"] = s.error;
+  if (s.otherShard) j["other_shard"] = true;
   json ks = json::array();
   for (const auto& k : s.kernels) {
     json args = json::array();
@@ -70,6 +71,10 @@ VariantSide readSide(const json& j, const std::string& where) {
   s.present = true;
   s.spec = need(j, "spec", where);
   s.error = str(j, "error", where, true);
+  if (auto o = j.find("other_shard"); o != j.end()) {
+    if (!o->is_boolean()) throw Malformed(absl::StrCat(where, ".other_shard is not a boolean"));
+    s.otherShard = o->get<bool>();
+  }
   const json& ks = list(j, "kernels", where);
   for (size_t i = 0; i < ks.size(); ++i) {
     std::string kw = absl::StrCat(where, ".kernels[", i, "]");
@@ -97,7 +102,7 @@ VariantSide readSide(const json& j, const std::string& where) {
 FamilySide readFamilySide(const json& j, const std::string& where) {
   FamilySide s;
   s.status = str(j, "status", where);
-  static const char* kStatuses[] = {"ok", "failed", "timed_out", "absent", "not_run"};
+  static const char* kStatuses[] = {"ok", "failed", "timed_out", "absent", "not_run", "other_shard"};
   bool known = false;
   for (const char* k : kStatuses) known = known || s.status == k;
   if (!known) throw Malformed(absl::StrCat(where, ".status '", s.status, "' is not a known status"));
@@ -181,6 +186,11 @@ EmitDocument read(const json& j) {
       if (!f.is_string()) throw Malformed("shard.families holds a non-string");
       s.families.push_back(f.get<std::string>());
     }
+    if (sh.contains("chunks"))
+      for (const auto& c : list(sh, "chunks", "shard")) {
+        if (!c.is_string()) throw Malformed("shard.chunks holds a non-string");
+        s.chunks.push_back(c.get<std::string>());
+      }
     d.shard = std::move(s);
   }
   return d;
@@ -216,7 +226,8 @@ json toJson(const EmitDocument& doc) {
   if (!doc.packTime.is_null()) j["pack_time"] = doc.packTime;
   if (!doc.sandbox.is_null()) j["sandbox"] = doc.sandbox;
   if (doc.shard)
-    j["shard"] = {{"index", doc.shard->index}, {"count", doc.shard->count}, {"families", doc.shard->families}};
+    j["shard"] = {{"index", doc.shard->index}, {"count", doc.shard->count}, {"families", doc.shard->families},
+                  {"chunks", doc.shard->chunks}};
   return j;
 }
 

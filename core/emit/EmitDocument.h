@@ -39,6 +39,7 @@ struct VariantSide {
   nlohmann::json spec;       // the spec it was built with
   std::string error;         // the builder or lowering raised (the variant failed)
   std::vector<KernelRecord> kernels;
+  bool otherShard = false;   // a shard document: another shard builds it (emit/Shards.h merges)
 };
 
 struct Variant {
@@ -52,6 +53,7 @@ struct Variant {
 
 struct FamilySide {
   std::string status;                // "ok" | "failed" | "timed_out" | "absent" | "not_run"
+                                     // | "other_shard" (a shard document: no chunk of it is here)
   std::string error;
   bool built = false;                // false: taken from the emitter's cache
   std::vector<std::string> closure;  // repository paths of the modules the family imports
@@ -81,7 +83,8 @@ struct NotInspected {
 // of `count`, built only `families` (keys "source:builder"). Absent: the whole run.
 struct Shard {
   int index = 0, count = 0;
-  std::vector<std::string> families;
+  std::vector<std::string> families;  // the families with a chunk in this shard
+  std::vector<std::string> chunks;    // "source:builder#c": the chunks this shard builds
   bool operator==(const Shard&) const = default;
 };
 

@@ -20,14 +20,24 @@ uint64_t stableFamilyHash(const std::string& key) {
   return h;
 }
 
+size_t shardChunkVariants(size_t sideVariants, int shardCount, size_t chunkVariants) {
+  size_t k = std::max<size_t>(chunkVariants, 1);
+  if (shardCount > 1 && sideVariants > 0) k = std::min(k, (sideVariants + shardCount - 1) / size_t(shardCount));
+  return std::max<size_t>(k, 1);
+}
+
+std::string chunkName(const std::string& family, size_t chunk) { return absl::StrCat(family, "#", chunk); }
+
 std::vector<int> assignShards(const std::vector<ShardItem>& items, int count) {
   std::vector<size_t> order(items.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     if (items[a].variants != items[b].variants) return items[a].variants > items[b].variants;
-    uint64_t ha = stableFamilyHash(items[a].family), hb = stableFamilyHash(items[b].family);
+    uint64_t ha = stableFamilyHash(chunkName(items[a].family, items[a].chunk));
+    uint64_t hb = stableFamilyHash(chunkName(items[b].family, items[b].chunk));
     if (ha != hb) return ha < hb;
-    return items[a].family < items[b].family;
+    if (items[a].family != items[b].family) return items[a].family < items[b].family;
+    return items[a].chunk < items[b].chunk;
   });
   std::vector<size_t> load(std::max(count, 1), 0);
   std::vector<int> shard(items.size(), 1);
@@ -44,6 +54,42 @@ namespace {
 absl::Status refuse(const std::string& msg) { return absl::FailedPreconditionError(msg); }
 
 std::string shardName(const EmitDocument& d) { return absl::StrCat("shard ", d.shard->index, "/", d.shard->count); }
+
+int statusRank(const std::string& s) { return s == "timed_out" ? 2 : s == "failed" ? 1 : 0; }
+
+// A family side from the shards' copies of it: the worst status of the shards that built part of
+// it (the first such shard's error), built when any of them built.
+void mergeFamilySide(FamilySide& into, const FamilySide& part, bool& seen) {
+  if (part.status == "other_shard") return;
+  into.built = into.built || part.built;
+  if (!seen || statusRank(part.status) > statusRank(into.status)) {
+    into.status = part.status;
+    into.error = part.error;
+  }
+  seen = true;
+}
+
+// Adds one shard's copy of a family into `into` (the first shard's copy, its sides not yet
+// merged); each variant side comes from the one shard that built it.
+absl::Status mergeFamily(Family& into, const Family& part, const std::string& shard) {
+  if (part.variants.size() != into.variants.size())
+    return refuse(absl::StrCat("the shards disagree on the variants of ", into.key(), " (", shard, ")"));
+  for (size_t i = 0; i < part.variants.size(); ++i) {
+    Variant& v = into.variants[i];
+    const Variant& p = part.variants[i];
+    if (p.name != v.name || p.arch != v.arch)
+      return refuse(absl::StrCat("the shards disagree on the variants of ", into.key(), " (", shard, ")"));
+    for (int h = 0; h < 2; ++h) {
+      VariantSide& to = h ? v.head : v.base;
+      const VariantSide& from = h ? p.head : p.base;
+      if (!from.present || from.otherShard) continue;
+      if (to.present && !to.otherShard)
+        return refuse(absl::StrCat("the variant ", v.name, " of ", into.key(), " was built by two shards"));
+      to = from;
+    }
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -86,17 +132,21 @@ absl::StatusOr<EmitDocument> mergeShards(const std::vector<EmitDocument>& shards
   // The confinement: the weakest any shard ran in (a shard that ran unconfined makes the run so).
   for (const auto& d : shards)
     if (out.sandbox.is_null() || (d.sandbox.is_object() && !d.sandbox.value("confined", true))) out.sandbox = d.sandbox;
-  // Families in the unsharded run's order (by key); each in exactly one shard.
-  std::map<std::string, const Family*> families;
+  // Families in the unsharded run's order (by key); a family split over shards reassembled.
+  std::map<std::string, Family> families;
+  std::map<std::string, std::vector<const Family*>> byFamily;  // the later shards' copies
   std::set<std::pair<std::string, std::string>> failureSeen;
   std::set<std::pair<std::string, std::string>> notInspectedSeen;
   json findings = json::array(), timedOut = json::array();
   size_t fresh = 0, firstShipped = 0;
   for (int k = 1; k <= n; ++k) {
     const EmitDocument& d = *byIndex[k];
-    for (const auto& f : d.families)
-      if (!families.emplace(f.key(), &f).second)
-        return refuse(absl::StrCat("the family ", f.key(), " is in two shards (the shards were made differently)"));
+    for (const auto& f : d.families) {
+      auto [it, fresh] = families.try_emplace(f.key(), f);
+      if (fresh) continue;
+      if (auto st = mergeFamily(it->second, f, shardName(d)); !st.ok()) return st;
+      byFamily[f.key()].push_back(&f);
+    }
     // Run-wide failures and descriptors are the same in every shard: kept once, in shard order.
     for (const auto& f : d.failures)
       if (failureSeen.insert({f.family, f.message}).second) out.failures.push_back(f);
@@ -109,7 +159,22 @@ absl::StatusOr<EmitDocument> mergeShards(const std::vector<EmitDocument>& shards
       firstShipped += d.packTime.value("first_shipped", size_t(0));
     }
   }
-  for (const auto& [key, f] : families) out.families.push_back(*f);
+  for (auto& [key, f] : families) {
+    Family whole = f;
+    bool seen[2] = {false, false};
+    whole.base = {"other_shard", "", false, f.base.closure};
+    whole.head = {"other_shard", "", false, f.head.closure};
+    std::vector<const Family*> parts = {&f};
+    for (const Family* p : byFamily[key]) parts.push_back(p);
+    for (const Family* p : parts) {
+      mergeFamilySide(whole.base, p->base, seen[0]);
+      mergeFamilySide(whole.head, p->head, seen[1]);
+    }
+    for (const auto& v : whole.variants)
+      if ((v.base.present && v.base.otherShard) || (v.head.present && v.head.otherShard))
+        return refuse(absl::StrCat("the variant ", v.name, " of ", key, " was built by no shard"));
+    out.families.push_back(std::move(whole));
+  }
   if (!first.packTime.is_null()) {
     // The unsharded tables list findings family by family in key order (stable within a family).
     auto famOf = [](const json& f) { return f.is_object() ? f.value("family", std::string()) : std::string(); };

@@ -198,7 +198,8 @@ def do_build(req):
         answer["variants"].append(rec)
     if req.get("probe"):
         from impact_emit_probe import probe_family  # noqa: E402 - beside this file
-        answer["probe"] = probe_family(module, builder, spec_cls, family, req.get("variants", []),
+        answer["probe"] = probe_family(module, builder, spec_cls, family,
+                                       req.get("probe_variants", req.get("variants", [])),
                                        float(req.get("probe_budget", 20.0)), build_spec)
     return answer
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -220,17 +221,35 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
   Plan plan = planVariants(sides[0].facts, sides[1].facts, *layout);
   doc.failures.insert(doc.failures.end(), plan.failures.begin(), plan.failures.end());
   doc.notInspected = plan.notInspected;
-  if (opts.shardCount > 0) {
-    // Only this shard's families; the run-wide parts above are the same in every shard.
+  // The chunks of each family (base and head slices of chunk c together) and, in a shard, which
+  // of them this shard builds; a family with none of its chunks here is left out.
+  std::map<std::string, size_t> chunkSize;
+  std::set<std::pair<std::string, size_t>> mine;
+  {
     std::vector<emit::ShardItem> items;
-    for (const auto& [key, fam] : plan.families) items.push_back({key, fam.base.size() + fam.head.size()});
-    std::vector<int> which = emit::assignShards(items, opts.shardCount);
-    emit::Shard shard{opts.shardIndex, opts.shardCount, {}};
+    for (const auto& [key, fam] : plan.families) {
+      size_t n = std::max(fam.base.size(), fam.head.size());
+      size_t k = chunkSize[key] = emit::shardChunkVariants(n, opts.shardCount, kChunkVariants);
+      for (size_t c = 0; c * k < n; ++c) {
+        auto slice = [&](size_t total) { return c * k < total ? std::min(k, total - c * k) : size_t(0); };
+        items.push_back({key, slice(fam.base.size()) + slice(fam.head.size()), c});
+      }
+    }
+    std::vector<int> which = emit::assignShards(items, std::max(opts.shardCount, 1));
+    emit::Shard shard{opts.shardIndex, opts.shardCount, {}, {}};
     for (size_t i = 0; i < items.size(); ++i)
-      if (which[i] == opts.shardIndex) shard.families.push_back(items[i].family);
-      else plan.families.erase(items[i].family);
-    doc.shard = std::move(shard);
+      if (opts.shardCount == 0 || which[i] == opts.shardIndex) {
+        mine.insert({items[i].family, items[i].chunk});
+        if (shard.families.empty() || shard.families.back() != items[i].family) shard.families.push_back(items[i].family);
+        shard.chunks.push_back(emit::chunkName(items[i].family, items[i].chunk));
+      }
+    for (auto it = plan.families.begin(); it != plan.families.end();)
+      it = std::any_of(mine.begin(), mine.end(), [&](const auto& m) { return m.first == it->first; })
+               ? std::next(it)
+               : plan.families.erase(it);
+    if (opts.shardCount > 0) doc.shard = std::move(shard);
   }
+  auto owned = [&](const std::string& key, size_t index) { return mine.count({key, index / chunkSize[key]}) > 0; };
 
   std::vector<Job> jobs;
   std::map<std::string, std::array<std::vector<std::string>, 2>> closures;
@@ -247,12 +266,14 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       for (const auto& p : closure)
         if (const FileRef* r = s.snap.find(p)) blobs[p] = r->id;
       if (!s.snap.find(fam.path)) blobs[fam.path] = "absent";
-      for (size_t first = 0; first < vs.size(); first += kChunkVariants) {
+      const size_t k = chunkSize[key];
+      for (size_t first = 0; first < vs.size(); first += k) {
+        if (!owned(key, first)) continue;
         Job j;
         j.family = key;
         j.head = h;
         j.first = first;
-        j.count = std::min(kChunkVariants, vs.size() - first);
+        j.count = std::min(k, vs.size() - first);
         json variants = json::array();
         for (size_t i = first; i < first + j.count; ++i)
           variants.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
@@ -264,6 +285,13 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
                      {"variants", variants},
                      {"probe", probe},
                      {"probe_budget", std::max(1.0, opts.familyBudget / 4)}};
+        if (probe && k < kChunkVariants) {
+          // A shard's smaller first chunk probes what the unsharded run's first chunk probes.
+          json pv = json::array();
+          for (size_t i = 0; i < std::min(kChunkVariants, vs.size()); ++i)
+            pv.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
+          j.request["probe_variants"] = std::move(pv);
+        }
         CacheKeyInput ck{blobs, variants, fam.source, fam.builder, doc.flavor, driver->version, probe};
         j.cacheKey = familyCacheKey(ck);
         jobs.push_back(std::move(j));
@@ -287,12 +315,18 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       emit::FamilySide& side = h ? f.head : f.base;
       auto it = merged.find({key, bool(h)});
       if (it == merged.end()) {
-        side.status = "absent";
+        side.status = (h ? fam.head : fam.base).empty() ? "absent" : "other_shard";
       } else {
         side = it->second.side;
         answers[h] = it->second.answer;
       }
       side.closure = closures[key][h];
+    }
+    // The index of each built variant in its side's merged answer (only this shard's chunks).
+    std::vector<size_t> ownedIndex[2];
+    for (int h = 0; h < 2; ++h) {
+      size_t n = 0;
+      for (size_t i = 0; i < (h ? fam.head : fam.base).size(); ++i) ownedIndex[h].push_back(owned(key, i) ? n++ : 0);
     }
     // Pair variants across revisions by (name, target).
     std::map<std::pair<std::string, std::string>, emit::Variant> vars;
@@ -305,7 +339,14 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
         emit::Variant& v = vars[k];
         v.name = vs[i].name;
         v.arch = vs[i].arch;
-        (h ? v.head : v.base) = sideOf(vs[i], answers[h], i);
+        emit::VariantSide& vside = h ? v.head : v.base;
+        if (owned(key, i)) {
+          vside = sideOf(vs[i], answers[h], ownedIndex[h][i]);
+        } else {
+          vside.present = true;
+          vside.spec = json::parse(vs[i].spec, nullptr, false);
+          vside.otherShard = true;
+        }
       }
     }
     for (const auto& k : order) f.variants.push_back(std::move(vars[k]));

@@ -54,8 +54,7 @@ struct Sharded {
 TEST(EmitShard, ThreeShardsMergedEqualOneUnshardedRun) {
   Sharded s;
   ASSERT_EQ(s.repo.emit("--cache " + q(s.dir + "/cache-whole") + " --out " + q(s.whole)).exitCode, 0);
-  std::set<std::string> seen;
-  size_t total = 0;
+  std::set<std::string> seen, families;
   for (int k = 1; k <= 3; ++k) {
     RunResult r = s.emitShard(k, 3);
     ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -64,12 +63,13 @@ TEST(EmitShard, ThreeShardsMergedEqualOneUnshardedRun) {
     EXPECT_EQ(d["shard"]["index"], k);
     EXPECT_EQ(d["shard"]["count"], 3);
     EXPECT_EQ(d["shard"]["families"].size(), d["families"].size());
-    for (const auto& f : d["families"]) EXPECT_TRUE(seen.insert(f["source"].get<std::string>() + ":" + f["builder"].get<std::string>()).second);
-    total += d["families"].size();
+    // Each chunk of a family in exactly one shard (a family may be split over several).
+    for (const auto& c : d["shard"]["chunks"]) EXPECT_TRUE(seen.insert(c.get<std::string>()).second) << c;
+    for (const auto& f : d["families"]) families.insert(f["source"].get<std::string>() + ":" + f["builder"].get<std::string>());
   }
   json whole = readJson(s.whole);
   ASSERT_FALSE(whole.contains("shard"));
-  EXPECT_EQ(total, whole["families"].size());
+  EXPECT_EQ(families.size(), whole["families"].size());
   EXPECT_GE(whole["families"].size(), 3u);
   // The shards in another order than 1..3: the merge does not depend on it.
   RunResult m = s.merge({s.shard(3), s.shard(1), s.shard(2)});
@@ -95,6 +95,81 @@ TEST(EmitShard, ThreeShardsMergedEqualOneUnshardedRun) {
   RunResult alone = impact(report + q(s.shard(1)));
   EXPECT_EQ(alone.exitCode, 3) << alone.out;
   EXPECT_NE(alone.err.find("it is shard 1/3 of a run; merge the shards first"), std::string::npos) << alone.err;
+}
+
+// The variant builds a shard document holds (the variant sides it built itself).
+size_t builds(const json& d) {
+  size_t n = 0;
+  for (const auto& f : d["families"])
+    for (const auto& v : f["variants"])
+      for (const char* side : {"base", "head"})
+        if (v[side].is_object() && !v[side].value("other_shard", false)) ++n;
+  return n;
+}
+
+// One family of 24 variants at base (26 at head, its builder refactored) beside families of one
+// or two: with N = 1, 2, 3 and 7 shards each shard builds its share of the big family, the
+// small ones spread too (fewer variants than shards), and the merge equals the unsharded run.
+TEST(EmitShard, ShardsSplitABigFamilyAndTheMergeReassemblesIt) {
+  E repo;
+  repo.git("checkout -q main");
+  for (int i = 0; i < 22; ++i)
+    repo.addUkd("scale_x" + std::to_string(i), R"({"kind": "rocke", "source": "kernels/gfx950/scale.py", )"
+                                               R"("builder": "build_scale", "spec": {"n": )" +
+                                                   std::to_string(8192 * (i + 1)) + R"(, "block": 256}})");
+  repo.commit("24 scale variants");
+  repo.git("checkout -q -B feature main");
+  repo.refactorScale();
+  for (int i = 0; i < 2; ++i)
+    repo.addUkd("scale_new" + std::to_string(i), R"({"kind": "rocke", "source": "kernels/gfx950/scale.py", )"
+                                                 R"("builder": "build_scale", "spec": {"n": )" +
+                                                     std::to_string(65536 * (i + 1)) + R"(, "block": 128}})");
+  repo.commit("refactor, two new variants");
+  std::string dir = repo.cacheDir() + "/..";
+  std::string whole = dir + "/whole.json";
+  RunResult w = repo.emit("--jobs 2 --cache " + q(dir + "/cache-whole") + " --out " + q(whole));
+  ASSERT_EQ(w.exitCode, 0) << w.err;
+  json wholeDoc = readJson(whole);
+  const json* scale = repo.family(wholeDoc, "kernels/gfx950/scale.py");
+  ASSERT_NE(scale, nullptr);
+  ASSERT_EQ((*scale)["variants"].size(), 26u);
+  size_t total = builds(wholeDoc);
+  std::string report = "report --repo " + q(repo.dir()) + " --base main --head feature --format json --emit ";
+  RunResult rowsWhole = impact(report + q(whole));
+  EXPECT_FALSE(rowsWhole.out.empty());
+
+  for (int n : {1, 2, 3, 7}) {
+    SCOPED_TRACE("shards: " + std::to_string(n));
+    std::vector<std::string> files;
+    std::set<std::string> chunks;
+    size_t sum = 0, most = 0, scaleShards = 0;
+    for (int k = 1; k <= n; ++k) {
+      std::string out = dir + "/s" + std::to_string(n) + "-" + std::to_string(k) + ".json";
+      RunResult r = repo.emit("--jobs 2 --cache " + q(dir + "/c" + std::to_string(n) + "-" + std::to_string(k)) +
+                              " --out " + q(out) + " --shard " + std::to_string(k) + "/" + std::to_string(n));
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+      json d = readJson(out);
+      for (const auto& c : d["shard"]["chunks"]) EXPECT_TRUE(chunks.insert(c.get<std::string>()).second) << c;
+      if (repo.family(d, "kernels/gfx950/scale.py")) ++scaleShards;
+      sum += builds(d);
+      most = std::max(most, builds(d));
+      files.push_back(out);
+    }
+    // Every variant side built exactly once over the shards, each shard about 1/n of them.
+    EXPECT_EQ(sum, total);
+    EXPECT_LE(most, total / n + 8) << "the largest shard builds " << most << " of " << total;
+    EXPECT_GE(scaleShards, size_t(std::min(n, 6)));
+    std::reverse(files.begin(), files.end());
+    std::string merged = dir + "/m" + std::to_string(n) + ".json";
+    std::string cmd = "emit --merge";
+    for (const auto& f : files) cmd += " " + q(f);
+    RunResult m = impact(cmd + " --out " + q(merged));
+    ASSERT_EQ(m.exitCode, 0) << m.err;
+    EXPECT_EQ(readJson(merged), wholeDoc) << readJson(merged).dump(1);
+    RunResult rows = impact(report + q(merged));
+    EXPECT_EQ(rows.exitCode, rowsWhole.exitCode);
+    EXPECT_EQ(rows.out, rowsWhole.out);
+  }
 }
 
 TEST(EmitShard, TheMergeRefusesShardsThatDoNotMakeOneRun) {
