@@ -242,3 +242,31 @@ def build_x(spec):
 
 }  // namespace
 }  // namespace impact
+
+namespace impact {
+namespace {
+
+TEST(DeclEval, ASignatureRestatementBesideABuilderReadByEvaluationIsACopy) {
+  auto f = extractFile(kPath, std::string(kHeader) + R"PY(
+from rocke.helpers.spec import SignatureBuilder
+
+def _declare(b):
+    b.param("q_ptr", PtrType(BF16, "global"))
+    b.param("n", I32)
+
+def build_x(spec):
+    b = IRBuilder("x")
+    _declare(b)
+    return b
+
+def x_signature(spec):
+    return SignatureBuilder().ptr("q_ptr", "bf16").scalar("n", "i32").build()
+)PY");
+  bool copy = false;
+  for (const CppArgList& l : f.lists) copy = copy || l.symbol == "x_signature";
+  EXPECT_TRUE(copy);
+  for (const PyBuilder& b : f.builders) EXPECT_NE(b.name, "x_signature");
+}
+
+}  // namespace
+}  // namespace impact

@@ -76,6 +76,28 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
     }
   }
   applyEvaluation(t_, fns_, out);
+  // A module whose b.param builder is known only by evaluation (its declarations in a helper):
+  // its SignatureBuilder restatements are copies of it, as they are beside one read directly.
+  bool evaluatedBuilder = std::any_of(out.begin(), out.end(), [](const PyBuilder& b) {
+    return b.style == PyBuilder::Style::Params && !b.abis.empty() && !b.abis[0].args.empty() &&
+           std::all_of(b.abis[0].args.begin(), b.abis[0].args.end(), [](const KernelArg& a) { return !a.name.empty(); });
+  });
+  if (paramsBuilder || !evaluatedBuilder) return;
+  for (auto it = out.begin(); it != out.end();) {
+    if (it->style != PyBuilder::Style::SignatureBuilder) {
+      ++it;
+      continue;
+    }
+    CppArgList c;
+    c.form = CppArgList::Form::Static;
+    c.symbol = it->name;
+    c.range = it->range;
+    c.args = it->abis.empty() ? std::vector<KernelArg>{} : it->abis[0].args;
+    c.named = std::any_of(c.args.begin(), c.args.end(), [](const KernelArg& a) { return !a.name.empty(); });
+    c.fingerprint = it->fingerprint;
+    copies.push_back(std::move(c));
+    it = out.erase(it);
+  }
 }
 
 BuilderExtractor::Args BuilderExtractor::argsOf(TSNode call) {
