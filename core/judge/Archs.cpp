@@ -26,6 +26,9 @@ ArchIndex::ArchIndex(const TreeFacts& facts, const Layout& layout, const ModuleG
   }
   // Launch source module -> archs of the launches rooted there.
   std::map<std::string, std::set<std::string>> bySource;
+  // A launch's source -> its module: many launches (a KDP's UKDs) share one source, and
+  // Layout::libraryPath normalises the path each call.
+  std::map<std::string, std::string, std::less<>> moduleOf;
   for (const auto& [path, f] : facts.files) {
     if (!f->descriptor || f->descriptor->type == "generic-targets") continue;
     const DescriptorFacts& d = *f->descriptor;
@@ -39,7 +42,9 @@ ArchIndex::ArchIndex(const TreeFacts& facts, const Layout& layout, const ModuleG
           if (kdp.empty() || kdp.count(a)) narrowed.insert(a);
         archs = narrowed;
       }
-      std::string module = layout.libraryPath(l.source);
+      auto at = moduleOf.find(l.source);
+      if (at == moduleOf.end()) at = moduleOf.emplace(l.source, layout.libraryPath(l.source)).first;
+      const std::string& module = at->second;
       byBuilder_[{module, l.builder}].insert(archs.begin(), archs.end());
       bySource[module].insert(archs.begin(), archs.end());
       all_.insert(archs.begin(), archs.end());
