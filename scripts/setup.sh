@@ -93,14 +93,19 @@ if [ "$for_tests" = 1 ]; then
 fi
 
 build="${IMPACT_BUILD_DIR:-build}"
-if [ ! -f "$build/CMakeCache.txt" ]; then
+# IMPACT_WERROR=1 (CI: .ci/run): the project's own code builds with -Werror (cmake/Warnings.cmake).
+werror=()
+[ -n "${IMPACT_WERROR:-}" ] && werror=(-DIMPACT_WERROR="$([ "$IMPACT_WERROR" = 0 ] && echo OFF || echo ON)")
+if [ -f "$build/CMakeCache.txt" ] && [ ${#werror[@]} -gt 0 ]; then
+  quiet cmake -S . -B "$build" "${werror[@]}"
+elif [ ! -f "$build/CMakeCache.txt" ]; then
   say "configuring the build in $build (fetches the pinned tree-sitter grammars from npm)"
   launcher=()
   # ccache, where the machine has it, makes a rebuild in a new folder cheap; nothing needs it.
   command -v ccache >/dev/null 2>&1 &&
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   quiet cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}"
+        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}" "${werror[@]}"
 fi
 if [ ${#targets[@]} -gt 0 ]; then
   say "building ${targets[*]} (ninja shows [done/total])"
