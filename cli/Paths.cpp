@@ -9,10 +9,9 @@ std::string absolutePath(const std::string& path) {
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
   if (ec) return path;
-  std::string out = abs.lexically_normal().string();
-  // "dir/" and "dir/." normalise to "dir/": keep no trailing slash but the root's.
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  return out;
+  // Not normalised: "cache/../x" stays what the system makes of it (cache may be a symbolic link,
+  // or must exist), and an absolute path stays as given.
+  return abs.string();
 }
 
 }  // namespace impact::cli

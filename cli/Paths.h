@@ -7,7 +7,7 @@
 
 namespace impact::cli {
 
-// `path` against the working directory, lexically normalised; "" stays "" (the option's default).
+// `path` against the working directory (an absolute one as given); "" stays "" (the option's default).
 std::string absolutePath(const std::string& path);
 
 }  // namespace impact::cli

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     else if (a.rfind("--cache=", 0) == 0) {
       // Relative: against the directory impactd was started in (the editor's), never the server's later work.
       std::error_code ec;
-      cfg.cacheDir = a.size() > 8 ? std::filesystem::absolute(a.substr(8), ec).lexically_normal().string() : "";
+      cfg.cacheDir = a.size() > 8 ? std::filesystem::absolute(a.substr(8), ec).string() : "";
     }
     else if (a == "--no-cache") cfg.noCache = true;
     else if (a.rfind("--git-poll-ms=", 0) == 0) cfg.gitPoll = std::chrono::milliseconds(std::atoi(a.c_str() + 14));

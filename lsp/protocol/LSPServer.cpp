@@ -30,7 +30,7 @@ std::string againstRoot(const std::string& path, const std::string& root) {
   std::filesystem::path p(path);
   if (p.is_relative() && !root.empty()) p = std::filesystem::path(root) / p;
   std::error_code ec;
-  return std::filesystem::absolute(p, ec).lexically_normal().string();
+  return std::filesystem::absolute(p, ec).string();
 }
 
 enum Code {
