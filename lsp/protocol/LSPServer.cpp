@@ -28,7 +28,9 @@ using server::ImpactServer;
 std::string againstRoot(const std::string& path, const std::string& root) {
   if (path.empty()) return path;
   std::filesystem::path p(path);
-  if (p.is_relative() && !root.empty()) p = std::filesystem::path(root) / p;
+  if (!p.is_relative()) return path;  // as given
+  // "../cache" from the root: the folder beside the workspace, spelled without the "..".
+  if (!root.empty()) p = (std::filesystem::path(root) / p).lexically_normal();
   std::error_code ec;
   return std::filesystem::absolute(p, ec).string();
 }
