@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/Paths.h"
 #include "emit/Shards.h"
 #include "geometry/RunGeometry.h"
 #include "run/Emit.h"
@@ -149,16 +150,22 @@ int emitCommand(const std::vector<std::string>& args) {
       v = args[++i];
       return true;
     };
+    // A path option: absolute against the working directory (cli/Paths.h).
+    auto path = [&](std::string& v) -> bool {
+      if (!value(v)) return false;
+      v = absolutePath(v);
+      return true;
+    };
     bool ok = true;
-    if (a == "--repo") ok = value(o.repo);
+    if (a == "--repo") ok = path(o.repo);
     else if (a == "--base") ok = haveBase = value(o.base);
     else if (a == "--head") ok = value(o.head);
-    else if (a == "--out") ok = value(out);
+    else if (a == "--out") ok = path(out);
     else if (a == "--jobs") ok = value(jobs);
-    else if (a == "--cache") ok = value(o.cacheDir);
+    else if (a == "--cache") ok = path(o.cacheDir);
     else if (a == "--family-timeout") ok = value(ft);
     else if (a == "--timeout") ok = value(rt);
-    else if (a == "--config") ok = value(o.config);
+    else if (a == "--config") ok = path(o.config);
     else if (a == "--no-probe") o.probe = false;
     else if (a == "--probe") o.probe = true;
     else if (a == "--shard") ok = value(shard);
@@ -168,7 +175,7 @@ int emitCommand(const std::vector<std::string>& args) {
     else if (a == "--unconfined") o.unconfined = true;
     else if (a == "--merge") {
       merge = true;
-      while (i + 1 < args.size() && !args[i + 1].starts_with("--")) mergeFiles.push_back(args[++i]);
+      while (i + 1 < args.size() && !args[i + 1].starts_with("--")) mergeFiles.push_back(absolutePath(args[++i]));
       ok = !mergeFiles.empty();
     }
     else return usage("unknown option '" + a + "'");

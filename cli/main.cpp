@@ -7,6 +7,7 @@
 #include "EmitCommand.h"
 #include "analysis/Analysis.h"
 #include "cache/DiskCache.h"
+#include "cli/Paths.h"
 #include "cli/Terminal.h"
 #include "report/FactsJson.h"
 #include "model/Version.h"
@@ -159,17 +160,23 @@ int main(int argc, char** argv) {
       out = args[++i];
       return true;
     };
+    // A path option: absolute against the working directory (cli/Paths.h).
+    auto path = [&](std::string& out) -> bool {
+      if (!value(out)) return false;
+      if (out != "auto") out = impact::cli::absolutePath(out);  // --emit auto is no path
+      return true;
+    };
     bool ok = true;
-    if (a == "--repo") ok = value(req.repo);
+    if (a == "--repo") ok = path(req.repo);
     else if (a == "--base") ok = haveBase = value(req.base);
     else if (a == "--head") ok = value(req.head);
     else if (a == "--target-tip") ok = value(req.targetTip);
     else if (a == "--format") ok = value(format);
     else if (a == "--fail-on") ok = value(failOn);
     else if (a == "--generic-targets") ok = value(genericTargets);
-    else if (a == "--config") ok = value(req.config);
-    else if (a == "--emit") ok = value(emitFile);
-    else if (a == "--cache") ok = value(cacheDir);
+    else if (a == "--config") ok = path(req.config);
+    else if (a == "--emit") ok = path(emitFile);
+    else if (a == "--cache") ok = path(cacheDir);
     else if (a == "--no-cache") noCache = true;
     else if (a == "--geometry") geometry = true;
     else if (a == "--stats") stats = true;

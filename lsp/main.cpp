@@ -1,6 +1,7 @@
 // impactd: the language server (LSP 3.17 over stdio).
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "protocol/LSPServer.h"
@@ -27,7 +28,11 @@ int main(int argc, char** argv) {
     else if (a == "--log=info") cfg.log = impact::lsp::ServerConfig::Log::Info;
     else if (a == "--log=verbose") cfg.log = impact::lsp::ServerConfig::Log::Verbose;
     else if (a == "--test-hooks") cfg.testHooks = true;  // for the transcript tests only
-    else if (a.rfind("--cache=", 0) == 0) cfg.cacheDir = a.substr(8);
+    else if (a.rfind("--cache=", 0) == 0) {
+      // Relative: against the directory impactd was started in (the editor's), never the server's later work.
+      std::error_code ec;
+      cfg.cacheDir = a.size() > 8 ? std::filesystem::absolute(a.substr(8), ec).string() : "";
+    }
     else if (a == "--no-cache") cfg.noCache = true;
     else if (a.rfind("--git-poll-ms=", 0) == 0) cfg.gitPoll = std::chrono::milliseconds(std::atoi(a.c_str() + 14));
     else {

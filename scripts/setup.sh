@@ -52,15 +52,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${#missing[@]} Debian packages and what they depend on: ${missing[*]}"
   say "reading the package lists (apt-get update)"
   quiet $sudo_cmd apt-get update -q
-  # apt-get's own lines are filtered to a count of the packages set up so far.
+  # apt-get's own lines are filtered to a count of the packages set up so far (scripts/apt-progress.awk).
   tty=0; [ -t 1 ] && tty=1
   set +e
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${missing[@]}" 2>&1 | tee "$log" |
-    awk -v tty="$tty" '
-      / newly installed/ { total = $3 + 0; printf "setup: %d packages to download and install\n", total; fflush() }
-      /^Get:[0-9]+ / { got++; if (tty) { printf "\rsetup: downloading %d/%d   ", got, total } else if (got % 25 == 0 || got == total) { printf "setup: downloaded %d/%d\n", got, total }; fflush() }
-      /^Setting up / { done++; name = $3; if (tty) { printf "\rsetup: installing %d/%d %-40s", done, total, name } else if (done % 25 == 0 || done == total) { printf "setup: installed %d/%d (%s)\n", done, total, name }; fflush() }
-      END { if (tty) printf "\n" }'
+    awk -v tty="$tty" -f "$here/scripts/apt-progress.awk"
   status=${PIPESTATUS[0]}
   set -e
   if [ "$status" -ne 0 ]; then
@@ -97,14 +93,19 @@ if [ "$for_tests" = 1 ]; then
 fi
 
 build="${IMPACT_BUILD_DIR:-build}"
-if [ ! -f "$build/CMakeCache.txt" ]; then
+# IMPACT_WERROR=1 (CI: .ci/run): the project's own code builds with -Werror (cmake/Warnings.cmake).
+werror=()
+[ -n "${IMPACT_WERROR:-}" ] && werror=(-DIMPACT_WERROR="$([ "$IMPACT_WERROR" = 0 ] && echo OFF || echo ON)")
+if [ -f "$build/CMakeCache.txt" ] && [ ${#werror[@]} -gt 0 ]; then
+  quiet cmake -S . -B "$build" "${werror[@]}"
+elif [ ! -f "$build/CMakeCache.txt" ]; then
   say "configuring the build in $build (fetches the pinned tree-sitter grammars from npm)"
   launcher=()
   # ccache, where the machine has it, makes a rebuild in a new folder cheap; nothing needs it.
   command -v ccache >/dev/null 2>&1 &&
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   quiet cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}"
+        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}" "${werror[@]}"
 fi
 if [ ${#targets[@]} -gt 0 ]; then
   say "building ${targets[*]} (ninja shows [done/total])"

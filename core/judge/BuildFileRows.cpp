@@ -102,7 +102,6 @@ std::set<std::string> sdkClosure(const TreeFacts& facts) {
 ContractRows judgeBuildFiles(const JudgeContext& cx) {
   const Revision& base = cx.base;
   const Revision& head = cx.head;
-  const Layout& layout = cx.layout;
   ContractRows out;
   std::set<std::string> paths;
   for (const auto& [p, _] : head.facts.files) paths.insert(p);

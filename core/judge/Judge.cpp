@@ -288,7 +288,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
                  : any->kind == FileKind::Manifest ? "manifest"
                                                    : "descriptor";
     r.key = r.contract + "|" + path;
-    Location loc{path, 0, "", {}};
+    Location loc{path, 0, "", {}, {}};
     if (any->kind == FileKind::Python) r.python = loc;
     else r.mirror = loc;
     std::set<std::string> archs;

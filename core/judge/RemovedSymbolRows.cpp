@@ -46,7 +46,6 @@ struct Finding {
 ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
   const Revision& base = cx.base;
   const Revision& head = cx.head;
-  const Layout& layout = cx.layout;
   ContractRows out;
   const ModuleGraph& hg = cx.headGraph;
   const ModuleGraph& bg = cx.baseGraph;

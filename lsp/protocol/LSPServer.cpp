@@ -1,6 +1,7 @@
 #include "protocol/LSPServer.h"
 
 #include <atomic>
+#include <filesystem>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -21,6 +22,18 @@ namespace impact::lsp {
 namespace {
 
 using server::ImpactServer;
+
+// A path setting: a relative one is the workspace's (relative to its root, as a user writing
+// "emitterCache": ".impact-cache" in the workspace's settings means), "" stays "".
+std::string againstRoot(const std::string& path, const std::string& root) {
+  if (path.empty()) return path;
+  std::filesystem::path p(path);
+  if (!p.is_relative()) return path;  // as given
+  // "../cache" from the root: the folder beside the workspace, spelled without the "..".
+  if (!root.empty()) p = (std::filesystem::path(root) / p).lexically_normal();
+  std::error_code ec;
+  return std::filesystem::absolute(p, ec).string();
+}
 
 enum Code {
   kParseError = -32700,
@@ -388,7 +401,8 @@ class LSPServer {
       if (auto ms = io->getInteger("emitterDebounceMs")) opts.emitterDebounce = std::chrono::milliseconds(std::max<int64_t>(0, *ms));
       if (auto h = io->getBoolean("emitterHints")) opts.emitterHints = *h;
       if (auto b = io->getNumber("emitterFamilyTimeoutS")) opts.emitterFamilyBudget = std::max(0.1, *b);
-      if (auto c = io->getString("emitterCache")) opts.emitterCache = c->str();
+      // A relative emitterCache is the workspace's (the emitter's children run in a home of their own).
+      if (auto c = io->getString("emitterCache")) opts.emitterCache = againstRoot(c->str(), root);
     }
     // Client capabilities that change what we send.
     if (const json::Object* caps = o->getObject("capabilities")) {

@@ -73,7 +73,7 @@ void ImpactServer::didOpen(const std::string& path, std::string text, int64_t ve
     std::string r = I.rel(path);
     if (r.empty()) return;
     auto& doc = I.docs[r];
-    doc = {text, version};
+    doc = {text, version, {}};
     doc.lines = LineIndex(doc.text);
     I.ws.setBuffer(r, std::move(text));
     I.scheduleAnalysis();

@@ -233,6 +233,31 @@ TEST_F(LspEmitter, ManualRunsOnlyOnImpactEmitWithProgress) {
   ASSERT_TRUE(waitDiags(c, uri, &from, kNoWarn)) << transcript(c);
 }
 
+// A relative emitterCache is the workspace's: resolved against the workspace root, not against
+// impactd's working directory nor the emitter child's home (issue 27).
+TEST_F(LspEmitter, ARelativeEmitterCacheIsTheWorkspaces) {
+  std::string relative = fs::relative(repo.cacheDir(), repo.dir()).string();
+  ASSERT_EQ(relative.rfind("../", 0), 0u) << relative;  // a path that means something only from the root
+  LspClient c;
+  Json o = options("manual");
+  o["emitterCache"] = relative;
+  c.initialize(repo.dir(), o);
+  const std::string uri = uriIn(repo, E::kScale);
+  size_t from = c.mark();
+  repo.refactorScale();
+  save(c, E::kScale);
+  ASSERT_TRUE(waitDiags(c, uri, &from, kWarn)) << transcript(c);
+  int id = c.request("workspace/executeCommand", {{"command", "impact.emit"}, {"arguments", Json::array()}});
+  auto r = c.response(id, 60000ms);
+  ASSERT_TRUE(r && r->contains("result")) << (r ? r->dump() : "timeout") << c.stderrText();
+  const std::string summary = (*r)["result"]["summary"].get<std::string>();
+  EXPECT_NE(summary.find("3 families"), std::string::npos) << summary;
+  EXPECT_FALSE(children().empty()) << "the children ran the driver from the fixture's cache";
+  EXPECT_TRUE(fs::is_directory(repo.cacheDir() + "/driver")) << repo.cacheDir();
+  // Every variant built at both revisions: the refactor's warnings fold away.
+  ASSERT_TRUE(waitDiags(c, uri, &from, kNoWarn)) << transcript(c);
+}
+
 // A builder that sleeps far past any budget: the client cancels the run from its progress.
 TEST_F(LspEmitter, ManualRunIsCancelledByTheClient) {
   LspClient c;

@@ -144,7 +144,7 @@ struct Tracer {
 }  // namespace
 
 std::vector<Reach> traceToCall(const Ctx& c, TSNode expr, std::string_view callee) {
-  Tracer t{c, callee, {}};
+  Tracer t{c, callee, {}, false, {}};
   t.trace(expr, {}, 0);
   return t.out;
 }
