@@ -82,7 +82,8 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
     return b.style == PyBuilder::Style::Params && !b.abis.empty() && !b.abis[0].args.empty() &&
            std::all_of(b.abis[0].args.begin(), b.abis[0].args.end(), [](const KernelArg& a) { return !a.name.empty(); });
   });
-  if (paramsBuilder || !evaluatedBuilder) return;
+  bool ownParams = std::any_of(facts_.begin(), facts_.end(), [](const FnFacts& f) { return f.hasParams; });
+  if (paramsBuilder || ownParams || !evaluatedBuilder) return;
   for (auto it = out.begin(); it != out.end();) {
     if (it->style != PyBuilder::Style::SignatureBuilder) {
       ++it;

@@ -134,6 +134,9 @@ class DeclEval {
   bool mayDeclare(const std::string& name);
   bool mayBuild(const std::string& name);
   const ModIndex& module() const { return *root_; }
+  // Imported functions known to declare the rest of a list (the body reader's open ends,
+  // `emit_param_block`): given the IRBuilder and not followed, they end the known list there.
+  void setOpenHelpers(std::set<std::string> names);
 
   static constexpr long kMaxSteps = 400000;   // per run
   static constexpr int kMaxDepth = 48;        // calls

@@ -427,6 +427,8 @@ DeclEval::DeclEval(const SyntaxTree& t, ModuleLoader loader, std::string dotted)
 }
 DeclEval::~DeclEval() = default;
 
+void DeclEval::setOpenHelpers(std::set<std::string> names) { impl_->openHelpers = std::move(names); }
+
 bool DeclEval::mayDeclare(const std::string& name) { return root_->declaring.count(name) > 0; }
 bool DeclEval::mayBuild(const std::string& name) { return root_->building.count(name) > 0; }
 

@@ -80,6 +80,7 @@ struct DeclEval::Impl {
   std::vector<const void*> stack;  // defs being evaluated (recursion)
   bool declares = false;
   ModIndex* root = nullptr;      // the module being extracted
+  std::set<std::string> openHelpers;
   std::vector<TSNode> anchors;   // calls from it into other modules, outermost first
   long budgetEnd = -1;  // while a function that cannot declare runs: the step it must end by
   static constexpr long kCalleeSteps = 400;

@@ -91,6 +91,7 @@ bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
       info.declares = info.declares || hasWord(body, bare);
     }
     for (const std::string& n : f.mod->importedDeclaring) info.declares = info.declares || hasWord(body, n);
+    for (const std::string& n : openHelpers) info.declares = info.declares || hasWord(body, n);
     it = stmts.emplace(st.id, std::move(info)).first;
   }
   if (it->second.declares) return true;
@@ -407,9 +408,11 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       for (const AV& a : pos) given = given || a.k == K::Builder;
       for (auto& [k, a] : kw) given = given || a.k == K::Builder;
       std::string mod = fn.s.substr(0, fn.s.find(':'));
-      if (loader && given && mod != "rocke" && mod.rfind("rocke.", 0) != 0 && p.tailHelper.empty()) {
-        size_t colon = fn.s.find(':');
-        p.tailHelper = colon == std::string::npos ? fn.s : fn.s.substr(colon + 1);
+      size_t colon = fn.s.find(':');
+      std::string name = colon == std::string::npos ? fn.s : fn.s.substr(colon + 1);
+      bool known = openHelpers.count(name) > 0;
+      if (given && (known || (loader && mod != "rocke" && mod.rfind("rocke.", 0) != 0)) && p.tailHelper.empty()) {
+        p.tailHelper = name;
         p.tailModule = modulePathOf(mod);
       }
       return AV::unknown("a function of another module");

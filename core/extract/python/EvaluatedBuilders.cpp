@@ -6,6 +6,7 @@
 #include "extract/python/EvaluatedBuilders.h"
 
 #include <algorithm>
+#include <set>
 
 #include "extract/python/DeclEval.h"
 #include "extract/python/Literals.h"
@@ -31,6 +32,11 @@ size_t allArgs(const std::vector<PyAbi>& abis) {
 
 void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out) {
   DeclEval eval(t);
+  std::set<std::string> open;  // the body reader's open ends at a helper of another module
+  for (const PyBuilder& b : out)
+    for (const PyAbi& a : b.abis)
+      if (!a.tailHelper.empty() && !a.tailModule.empty()) open.insert(a.tailHelper);
+  eval.setOpenHelpers(open);
   for (const Fn& fn : fns) {
     if (!eval.mayDeclare(fn.name)) continue;
     auto it = std::find_if(out.begin(), out.end(), [&](const PyBuilder& b) { return b.name == fn.name; });
@@ -56,16 +62,7 @@ void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vecto
     if (old) {
       // A helper of another module given the IRBuilder (`emit_param_block(b, ...)`) is not followed
       // here: the body reader's open end stands, at the same place of the list.
-      for (const PyAbi& o : old->abis) {
-        if (o.tailHelper.empty() || o.tailModule.empty()) continue;
-        for (PyAbi& n : r.abis)
-          if (n.origin == o.origin && n.tailHelper.empty()) {
-            n.tailHelper = o.tailHelper;
-            n.tailModule = o.tailModule;
-            if (n.args.size() > o.args.size()) n.args.resize(o.args.size());
-          }
-      }
-      old->abis = std::move(r.abis);
+      old->abis = std::move(r.abis);  // the open ends are where the evaluator met them (setOpenHelpers)
       continue;
     }
     PyBuilder b;
