@@ -174,10 +174,24 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
         }
       }
     DFlow fl = block(field(s, "body"), f, p, d + 1);
-    for (TSNode part : namedChildren(s))  // a handler's declarations are read as the body's
-      if (fl == DFlow::Next && (is(part, "except_clause") || is(part, "else_clause") || is(part, "finally_clause")))
-        for (TSNode b : namedChildren(part))
-          if (is(b, "block")) fl = block(b, f, p, d + 1);
+    for (TSNode part : namedChildren(s)) {
+      if (fl != DFlow::Next) break;
+      for (TSNode b : namedChildren(part)) {
+        if (!is(b, "block")) continue;
+        if (is(part, "except_clause")) {
+          // A handler runs only when the body raised: its declarations are read as the body's
+          // (as the body reader reads them), but its returns and bindings do not end or change
+          // the path that went on (`except KeyError: return False, str(e)`).
+          DFrame ef = f;
+          ef.returns.clear();
+          DPath ep = p;
+          block(b, ef, ep, d + 1);
+          for (size_t i = p.decls.size(); i < ep.decls.size(); ++i) p.decls.push_back(ep.decls[i]);
+        } else if (is(part, "else_clause") || is(part, "finally_clause")) {
+          fl = block(b, f, p, d + 1);
+        }
+      }
+    }
     return fl;
   }
   if (ty == "function_definition" || ty == "decorated_definition") {
