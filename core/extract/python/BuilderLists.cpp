@@ -23,6 +23,7 @@
 #include <set>
 
 #include "extract/python/BindingWalk.h"
+#include "extract/python/DeclEvalImpl.h"
 #include "extract/python/EvaluatedBuilders.h"
 #include "extract/python/Literals.h"
 
@@ -82,10 +83,19 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
     return b.style == PyBuilder::Style::Params && !b.abis.empty() && !b.abis[0].args.empty() &&
            std::all_of(b.abis[0].args.begin(), b.abis[0].args.end(), [](const KernelArg& a) { return !a.name.empty(); });
   });
-  bool ownParams = std::any_of(facts_.begin(), facts_.end(), [](const FnFacts& f) { return f.hasParams; });
-  if (paramsBuilder || ownParams || !evaluatedBuilder) return;
+  if (paramsBuilder || !evaluatedBuilder) return;
+  // A restatement is no copy when a builder reads its list from it (`for n, t in x_signature(spec):
+  // b.param(n, t)`): the signature is then the definition.
+  auto readByABuilder = [&](const std::string& sig) {
+    for (const PyBuilder& b : out) {
+      if (b.style != PyBuilder::Style::Params) continue;
+      for (const Fn& fn : fns_)
+        if (fn.name == b.name && hasWord(t_.text(fn.def), sig)) return true;
+    }
+    return false;
+  };
   for (auto it = out.begin(); it != out.end();) {
-    if (it->style != PyBuilder::Style::SignatureBuilder) {
+    if (it->style != PyBuilder::Style::SignatureBuilder || readByABuilder(it->name)) {
       ++it;
       continue;
     }
