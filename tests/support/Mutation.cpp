@@ -73,6 +73,7 @@ std::vector<BuilderPairs> pairsFromReport(const std::string& out) {
     p.file = file;
     p.function = fn;
     p.copies.insert(r.copy);
+    p.untouchedRow[r.copy] = r.line;
   }
   std::vector<BuilderPairs> v;
   for (auto& [k, p] : by) v.push_back(p);
@@ -235,6 +236,12 @@ std::vector<Mutation> mutationsOf(const std::string& src, const std::vector<Decl
     }
     muts.push_back(m);
   }
+  auto swapAt = [&](int i) {
+    const Decl& x = *flat[i];
+    const Decl& y = *flat[i + 1];
+    return src.substr(0, x.begin) + src.substr(y.begin, y.end - y.begin) + src.substr(x.end, y.begin - x.end) +
+           src.substr(x.begin, x.end - x.begin) + src.substr(y.end);
+  };
   {  // (d) drop the last unconditional declaration (its variable kept, as None)
     const Decl& d = *flat.back();
     std::string text = src.substr(d.begin, d.end - d.begin);
@@ -242,7 +249,229 @@ std::vector<Mutation> mutationsOf(const std::string& src, const std::vector<Decl
     std::string repl = eq != std::string::npos && eq < text.find(".param(") ? text.substr(0, eq) + " = None\n" : "";
     muts.push_back({"drop " + d.name, src.substr(0, d.begin) + repl + src.substr(d.end), ""});
   }
+  for (size_t i = 0; i + 1 < flat.size(); ++i) {  // (e) two adjacent same-kind declarations swapped
+    const Decl& x = *flat[i];
+    const Decl& y = *flat[i + 1];
+    if (src.substr(x.end, y.begin - x.end).find_first_not_of(" \t\n") != std::string::npos) continue;
+    if (x.kind != y.kind || x.klass != y.klass) continue;
+    if (muts[2].label == "swap " + x.name + "<->" + y.name) break;  // already the swap above
+    muts.push_back({"swap same-kind " + x.name + "<->" + y.name, swapAt(static_cast<int>(i)), ""});
+    break;
+  }
   return muts;
+}
+
+}  // namespace impact::testing
+
+namespace impact::testing {
+namespace {
+
+// Splits "a, f(b, c), k=1" at top-level commas.
+std::vector<std::string> splitArgs(const std::string& s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  char quote = 0;
+  std::string cur;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (quote) {
+      cur += c;
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(cur);
+  std::vector<std::string> trimmed;
+  for (auto& a : out) {
+    size_t b = a.find_first_not_of(" \t\n"), e = a.find_last_not_of(" \t\n");
+    if (b != std::string::npos) trimmed.push_back(a.substr(b, e - b + 1));
+  }
+  return trimmed;
+}
+
+struct Call {
+  std::string var, name, positional, keywords;  // name: the string literal; rest as Python text
+};
+
+bool parseCall(const std::string& text, const std::string& receiver, Call& c) {
+  size_t eq = text.find(" = ");
+  size_t call = text.find(receiver + ".param(");
+  if (eq == std::string::npos || call == std::string::npos || eq > call) return false;
+  c.var = text.substr(text.find_first_not_of(" \t"), eq - text.find_first_not_of(" \t"));
+  size_t open = call + receiver.size() + 7;
+  size_t close = text.rfind(')');
+  std::vector<std::string> args = splitArgs(text.substr(open, close - open));
+  if (args.empty() || args[0].size() < 2 || args[0][0] != '"') return false;
+  c.name = args[0];
+  std::vector<std::string> pos, kw;
+  for (size_t i = 1; i < args.size(); ++i) {
+    size_t e = args[i].find('=');
+    bool isKw = e != std::string::npos && e > 0 && std::isalpha(static_cast<unsigned char>(args[i][0])) &&
+                args[i].find('(') > e;
+    (isKw ? kw : pos).push_back(args[i]);
+  }
+  for (auto& p : pos) c.positional += p + ", ";
+  for (size_t i = 0; i < kw.size(); ++i) c.keywords += (i ? ", " : "") + kw[i];
+  return true;
+}
+
+// Identifiers a type expression reads from the builder's scope (dtype, kv_io_dtype, ...).
+std::set<std::string> freeNames(const std::vector<Call>& calls) {
+  static const std::set<std::string> known{"PtrType", "I32", "F32", "True", "False", "None"};
+  std::set<std::string> out;
+  for (const auto& c : calls) {
+    const std::string& s = c.positional;
+    char quote = 0;
+    for (size_t i = 0; i < s.size();) {
+      char ch = s[i];
+      if (quote) {
+        if (ch == quote) quote = 0;
+        ++i;
+        continue;
+      }
+      if (ch == '"' || ch == '\'') {
+        quote = ch;
+        ++i;
+        continue;
+      }
+      if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
+        size_t j = i;
+        while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+        std::string id = s.substr(i, j - i);
+        if (!known.count(id) && (i == 0 || s[i - 1] != '.')) out.insert(id);
+        i = j;
+        continue;
+      }
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string dedent(const std::string& text, size_t n) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) out += (line.size() >= n ? line.substr(n) : line) + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::vector<Rewrite> rewritesOf(const std::string& src, const std::vector<Decl>& decls) {
+  std::vector<Rewrite> out;
+  if (decls.empty()) return out;
+  const std::string ind = decls.front().indent;
+  const std::string b = decls.front().receiver;
+  // The contiguous run of simple unconditional declarations from the first one.
+  std::vector<Call> calls;
+  size_t runBegin = decls.front().begin, runEnd = runBegin;
+  for (const auto& d : decls) {
+    if (d.indent != ind || src.substr(runEnd, d.begin - runEnd).find_first_not_of(" \t\n") != std::string::npos) break;
+    Call c;
+    if (!parseCall(src.substr(d.begin, d.end - d.begin), b, c)) break;
+    calls.push_back(c);
+    runEnd = d.end;
+  }
+  if (calls.size() < 2) return out;
+  std::set<std::string> free = freeNames(calls);
+  std::string vars, table, freeList;
+  for (size_t i = 0; i < calls.size(); ++i) vars += (i ? ", " : "") + calls[i].var;
+  for (const auto& f : free) freeList += ", " + f;
+  for (const auto& c : calls)
+    table += ind + "    (" + c.name + ", (" + c.positional + "), dict(" + c.keywords + ")),\n";
+
+  auto make = [&](const std::string& label, const std::string& module, const std::string& run) {
+    Rewrite r{label, "", ""};
+    r.source = src.substr(0, runBegin) + run + src.substr(runEnd);
+    if (!module.empty()) {
+      // A module-level helper: inserted before the enclosing top-level def.
+      size_t def = src.rfind("\ndef ", runBegin);
+      if (def == std::string::npos) return r;
+      r.source = src.substr(0, def + 1) + module + "\n\n" + r.source.substr(def + 1);
+    }
+    // The recording stand-in: every param call recorded as (name, type, keywords); the run's
+    // variables must be bound to the same recorded handles.
+    std::string stub =
+        "import functools\n"
+        "class PtrType:\n"
+        "    def __init__(self, *a, **k): self.a = (a, tuple(sorted(k.items())))\n"
+        "    def __eq__(self, o): return isinstance(o, PtrType) and self.a == o.a\n"
+        "    def __repr__(self): return 'PtrType%r' % (self.a,)\n"
+        "I32, F32 = 'I32', 'F32'\n"
+        "class B:\n"
+        "    def __init__(self): self.calls = []\n"
+        "    def param(self, name, ty, **kw):\n"
+        "        self.calls.append((name, ty, tuple(sorted(kw.items()))))\n"
+        "        return ('handle', name)\n";
+    std::string env;
+    for (const auto& f : free) env += "    " + f + " = " + "'" + f + "_value'\n";
+    std::string check = stub + module + "\n";
+    check += "def original(" + b + "):\n" + env + dedent(src.substr(runBegin, runEnd - runBegin), ind.size()) +
+             "    return [" + vars + "]\n";
+    std::string body;
+    std::istringstream in(dedent(run, ind.size()));
+    for (std::string line; std::getline(in, line);) body += "    " + line + "\n";
+    check += "def rewrite(" + b + "):\n" + env + body + "    return [" + vars + "]\n";
+    check +=
+        "x, y = B(), B()\n"
+        "vx, vy = original(x), rewrite(y)\n"
+        "print('same' if x.calls == y.calls and vx == vy and len(x.calls) == " +
+        std::to_string(calls.size()) + " else 'differ %r %r' % (x.calls, y.calls))\n";
+    r.check = check;
+    return r;
+  };
+
+  // A module-level helper the builder calls with `b` (and the values its types read).
+  {
+    std::string helper = "def _impactd_declare(" + b + freeList + "):\n";
+    for (const auto& c : calls)
+      helper += "    " + c.var + " = " + b + ".param(" + c.name + ", " + c.positional + c.keywords + ")\n";
+    helper += "    return " + vars + "\n";
+    std::string args;
+    for (const auto& f : free) args += ", " + f;
+    out.push_back(make("helper", helper, ind + vars + " = _impactd_declare(" + b + args + ")\n"));
+  }
+  // A table of (name, positional, keywords) iterated in a `for`.
+  {
+    std::string run = ind + "_impactd_decl = {}\n" + ind + "for _n, _a, _k in (\n" + table + ind + "):\n" + ind +
+                      "    _impactd_decl[_n] = " + b + ".param(_n, *_a, **_k)\n";
+    for (const auto& c : calls) run += ind + c.var + " = _impactd_decl[" + c.name + "]\n";
+    out.push_back(make("for over a table", "", run));
+  }
+  // A dict comprehension over the same table.
+  {
+    std::string run = ind + "_impactd_decl = {_n: " + b + ".param(_n, *_a, **_k) for _n, _a, _k in (\n" + table + ind +
+                      ")}\n";
+    for (const auto& c : calls) run += ind + c.var + " = _impactd_decl[" + c.name + "]\n";
+    out.push_back(make("dict comprehension", "", run));
+  }
+  // An alias of b.param; functools.partial of it; f-strings for the names.
+  {
+    std::string alias = ind + "_p = " + b + ".param\n";
+    std::string partial = ind + "import functools\n" + ind + "_p = functools.partial(" + b + ".param)\n";
+    std::string fstr;
+    for (const auto& c : calls) {
+      alias += ind + c.var + " = _p(" + c.name + ", " + c.positional + c.keywords + ")\n";
+      partial += ind + c.var + " = _p(" + c.name + ", " + c.positional + c.keywords + ")\n";
+      std::string n = c.name.substr(1, c.name.size() - 2);
+      std::string f = n.ends_with("_ptr") ? "f\"{_impactd_stem}_ptr\"" : "f\"{'" + n + "'}\"";
+      if (n.ends_with("_ptr")) fstr += ind + "_impactd_stem = \"" + n.substr(0, n.size() - 4) + "\"\n";
+      fstr += ind + c.var + " = " + b + ".param(" + f + ", " + c.positional + c.keywords + ")\n";
+    }
+    out.push_back(make("alias p = b.param", "", alias));
+    out.push_back(make("functools.partial(b.param)", "", partial));
+    out.push_back(make("f-string names", "", fstr));
+  }
+  return out;
 }
 
 }  // namespace impact::testing

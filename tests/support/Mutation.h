@@ -43,6 +43,7 @@ struct BuilderPairs {
   std::string file;  // repository-relative path of the builder module
   std::string function;
   std::set<std::string> copies;
+  std::map<std::string, std::string> untouchedRow;  // copy -> its whole row on the untouched tree
 };
 // Builders and their copies from the "kernargs" rows of a report of the whole tree.
 std::vector<BuilderPairs> pairsFromReport(const std::string& reportText);
@@ -72,7 +73,26 @@ struct Mutation {
 };
 // The four mutations of issue 26 item 6: append an unconditional I32 after the declarations, one
 // scalar's type changed at equal size (I32<->F32), two adjacent declarations swapped (at a
-// pointer/scalar boundary when there is one), the last unconditional declaration dropped.
+// pointer/scalar boundary when there is one), the last unconditional declaration dropped; and a
+// fifth, two adjacent declarations of the same kind swapped (two pointers: the real break
+// issue 26 names), when the tree has such a pair.
 std::vector<Mutation> mutationsOf(const std::string& source, const std::vector<Decl>& decls);
+
+}  // namespace impact::testing
+
+namespace impact::testing {
+
+// An equivalent rewrite of a builder's declarations (issue 26 item 6, metamorphic): the
+// contiguous run of unconditional `v = b.param("name", TYPE, kw=...)` statements that starts at
+// the first declaration, rewritten into another Python form that declares the same arguments in
+// the same order. `check` is a self-contained Python program that runs the original run and the
+// rewritten one against a recording stand-in (IRBuilder/PtrType/I32/F32 stubs that record each
+// param call) and prints "same" when both record the same calls, and the variables bound to them.
+struct Rewrite {
+  std::string label;
+  std::string source;  // the rewritten module ("" when not applicable)
+  std::string check;   // the Python check program
+};
+std::vector<Rewrite> rewritesOf(const std::string& source, const std::vector<Decl>& decls);
 
 }  // namespace impact::testing
