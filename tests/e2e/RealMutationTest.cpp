@@ -33,7 +33,7 @@ std::string shortPath(const std::string& s) {
 }
 
 std::string report(SharedTreeRepo& repo, const std::string& base, const std::string& head) {
-  RunResult r = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + base + " --head " + head);
+  RunResult r = impact("report --repo " + shellQuote(repo.dir()) + " --base " + base + " --head " + head);
   EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.err;
   return r.out;
 }

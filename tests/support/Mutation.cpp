@@ -415,8 +415,10 @@ std::vector<Rewrite> rewritesOf(const std::string& src, const std::vector<Decl>&
     std::string env;
     for (const auto& f : free) env += "    " + f + " = " + "'" + f + "_value'\n";
     std::string check = stub + module + "\n";
-    check += "def original(" + b + "):\n" + env + dedent(src.substr(runBegin, runEnd - runBegin), ind.size()) +
-             "    return [" + vars + "]\n";
+    std::string orig;
+    std::istringstream oin(dedent(src.substr(runBegin, runEnd - runBegin), ind.size()));
+    for (std::string line; std::getline(oin, line);) orig += "    " + line + "\n";
+    check += "def original(" + b + "):\n" + env + orig + "    return [" + vars + "]\n";
     std::string body;
     std::istringstream in(dedent(run, ind.size()));
     for (std::string line; std::getline(in, line);) body += "    " + line + "\n";
