@@ -91,7 +91,12 @@ std::vector<Line> mutateTree(const std::string& sub, size_t minBuilders) {
         // is not a break for it, and the report must not call it one (a false BREAKS). Append
         // (an argument it does not know) and retype (a type it refuses) must mismatch.
         const bool nameKeyed = p.untouchedRow.at(copy).find("name-keyed check") != std::string::npos;
-        const bool mustMismatch = !(nameKeyed && (m.label.starts_with("swap") || m.label.starts_with("drop")));
+        // A launch states values, not names (`launch(stream, q.ptr, k.ptr, ...)`): two arguments of the
+        // same kind and size swapped in the builder leave every slot's kind and size as they were, so
+        // the launch cannot tell; only a copy that states names can (the signature copies do).
+        const bool unnamedLaunch = copy.ends_with("launch(...)") && m.label.starts_with("swap same-kind");
+        const bool mustMismatch =
+            !unnamedLaunch && !(nameKeyed && (m.label.starts_with("swap") || m.label.starts_with("drop")));
         const ReportRow* hit = nullptr;
         const ReportRow* seen = nullptr;
         for (const auto& r : rows) {
@@ -99,6 +104,7 @@ std::vector<Line> mutateTree(const std::string& sub, size_t minBuilders) {
           seen = &r;
           if (r.status == "mismatch") hit = &r;
         }
+        if (unnamedLaunch) continue;
         if (!mustMismatch) {
           EXPECT_FALSE(hit) << "[" << sub << "] " << p.function << " / " << m.label
                             << ": a name-keyed copy read as a mismatch:\n  " << hit->line;
@@ -208,6 +214,7 @@ void metamorphicTree(const std::string& sub) {
         for (const auto& copy : p.copies) {
           const bool nameKeyed = p.untouchedRow.at(copy).find("name-keyed check") != std::string::npos;
           if (nameKeyed && (m.label.starts_with("swap") || m.label.starts_with("drop"))) continue;
+          if (copy.ends_with("launch(...)") && m.label.starts_with("swap same-kind")) continue;  // see RealMutation
           ++res.expected;
           const ReportRow* r = rowFor(mrows, p, copy);
           bool hit = r && r->status == "mismatch";

@@ -228,7 +228,7 @@ std::vector<Mutation> mutationsOf(const std::string& src, const std::vector<Decl
     if (pick >= 0) {
       const Decl& x = *flat[pick];
       const Decl& y = *flat[pick + 1];
-      m.label = "swap " + x.name + "<->" + y.name;
+      m.label = std::string(x.kind == y.kind ? "swap same-kind " : "swap ") + x.name + "<->" + y.name;
       m.source = src.substr(0, x.begin) + src.substr(y.begin, y.end - y.begin) + src.substr(x.end, y.begin - x.end) +
                  src.substr(x.begin, x.end - x.begin) + src.substr(y.end);
     } else {
@@ -254,7 +254,7 @@ std::vector<Mutation> mutationsOf(const std::string& src, const std::vector<Decl
     const Decl& y = *flat[i + 1];
     if (src.substr(x.end, y.begin - x.end).find_first_not_of(" \t\n") != std::string::npos) continue;
     if (x.kind != y.kind || x.klass != y.klass) continue;
-    if (muts[2].label == "swap " + x.name + "<->" + y.name) break;  // already the swap above
+    if (muts[2].label == "swap same-kind " + x.name + "<->" + y.name) break;  // already the swap above
     muts.push_back({"swap same-kind " + x.name + "<->" + y.name, swapAt(static_cast<int>(i)), ""});
     break;
   }
