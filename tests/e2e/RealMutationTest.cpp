@@ -8,6 +8,7 @@
 // every copy paired with that builder. A mutation the report misses is a failure here, never an
 // expectation weakened to pass. The table (family, builder, copies, mutations, caught) and the
 // suite's time are printed.
+#include <iostream>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -69,6 +70,15 @@ std::vector<Line> mutateTree(const std::string& sub, size_t minBuilders) {
     std::string why;
     std::vector<Decl> decls = locateDecls(facts.out, p.function, source, why);
     if (decls.empty()) {
+      // A names list (`conv_arg_names`: a function returning argument names, compared with a C++
+      // names array by core/contracts/kernargs/NameLists) declares no b.param: it is no builder to
+      // mutate here, and the facts say it is a names list. Anything else not located is a failure.
+      bool namesList = facts.out.find("\"name_lists\"") != std::string::npos &&
+                       facts.out.find("\"function\": \"" + p.function + "\"") != std::string::npos;
+      if (namesList) {
+        std::cout << "[mutation " << sub << "] " << p.function << ": a names list, not a b.param builder: not mutated\n";
+        continue;
+      }
       ADD_FAILURE() << p.file << " " << p.function << ": declarations not located: " << why;
       continue;
     }
