@@ -1,8 +1,9 @@
 // Where the evaluator's lists (DeclEval.h) meet the body reader's (BuilderLists.cpp): every
-// function that reaches a `.param` attribute is evaluated from its entry; its lists are the
-// builder's when the body reader's are incomplete (no builder, no arguments, a same-module helper
-// it did not follow, fewer arguments resolved), and a builder whose evaluation stopped at a limit
-// is "not read" with the reason, never an empty list.
+// function that can reach `.param` and hold an IRBuilder is evaluated from its entry; its lists are
+// the builder's (the body reader keeps its hooks, fingerprint and unresolved returns); when the
+// evaluation stopped at a limit, the body
+// reader's list stands if it has one, and a builder with none is "not read" with the reason, never
+// an empty list.
 #include "extract/python/EvaluatedBuilders.h"
 
 #include <algorithm>
@@ -14,13 +15,6 @@
 namespace impact::pyextract {
 
 namespace {
-
-size_t resolvedArgs(const std::vector<PyAbi>& abis) {
-  size_t n = 0;
-  for (const PyAbi& a : abis)
-    for (const KernelArg& k : a.args) n += k.resolved && !k.name.empty() ? 1 : 0;
-  return n;
-}
 
 size_t allArgs(const std::vector<PyAbi>& abis) {
   size_t n = 0;
@@ -44,7 +38,7 @@ void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vecto
     DeclResult r = eval.run(fn.name);
     PyBuilder* old = it == out.end() || it->style != PyBuilder::Style::Params ? nullptr : &*it;
     if (!r.stopped.empty()) {
-      if (old && allArgs(old->abis) > 0 && resolvedArgs(old->abis) == allArgs(old->abis)) continue;
+      if (old && allArgs(old->abis) > 0) continue;  // the body reader's list stands, its gaps named there
       if ((!r.declares || !r.builds) && !old) continue;
       PyBuilder b;
       if (old) b = *old;
