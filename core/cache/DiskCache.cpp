@@ -100,6 +100,7 @@ std::string extractionKind(std::string_view path) {
     case FileKind::Python: return "python";
     case FileKind::Cpp: return "cpp";
     case FileKind::Manifest: return "manifest";
+    case FileKind::GeneratorConfig: return "generator-config";
     case FileKind::Descriptor:
       if (isAotCatalog(path)) return "catalog";
       return "descriptor-" + descriptorType(path);

@@ -153,13 +153,18 @@ IMPACT_CODEC(KmdField, name, type, defaultValue)
 IMPACT_CODEC(Manifest, arch, slug, providerRoot, source, builder, kmdFields, surfaces)
 IMPACT_CODEC(DescriptorLaunch, source, builder, arch, ukdName, spec)
 IMPACT_CODEC(PyNameList, function, range, evaluated, reason, names, kinds, sites)
-IMPACT_CODEC(DescriptorFacts, type, id, name, arch, launches, ukdArchs, ukdCount, notInspected, genericTargets)
+IMPACT_CODEC(DescriptorFacts, type, id, name, dispatch, arch, launches, legacyLaunches, ukdArchs, ukdCount, notInspected,
+             genericTargets)
+IMPACT_CODEC(GeneratorVariant, name, spec)
+IMPACT_CODEC(GeneratorSource, pack, engine, kind, source, builder, where, line, arch, variants, incomplete)
+IMPACT_CODEC(GeneratorConfig, engine, sources, problems)
 // model/CppSymbols.h
 IMPACT_CODEC(CppStringConstant, name, qualified, value, line, col)
 IMPACT_CODEC(CppKmdRead, field, constant, method, line, col)
 IMPACT_CODEC(DescriptorSymbol, key, value, scope, line)
 IMPACT_CODEC(KmdSchemaField, name, type, hasDefault, line)
-IMPACT_CODEC(CppSymbolFacts, constants, kmdReads, includes, descriptorSymbols, kmdFields, kmdSchema)
+IMPACT_CODEC(CppEngineRegistration, engine, function, line)
+IMPACT_CODEC(CppSymbolFacts, constants, kmdReads, includes, descriptorSymbols, kmdFields, kmdSchema, engineRegistrations)
 // model/PythonModule.h
 IMPACT_CODEC(PyRange, line, col, endLine, endCol)
 IMPACT_CODEC(PyTypedRead, receiver, type, member)
@@ -175,10 +180,11 @@ IMPACT_CODEC(PyModuleFacts, defs, imports, moduleRefs)
 // FileFacts: every field but the path (an entry serves every path of its kind).
 template <typename Ar>
 void factsFields(Ar& ar, FileFacts& f) {
-  auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols, nameLists,
+  auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, generator, module, symbols, nameLists,
          nameArrays] = f;
   (void)path;
-  ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, module, symbols, nameLists, nameArrays);
+  ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, generator, module, symbols, nameLists,
+         nameArrays);
 }
 
 void encodeFactsInto(const FileFacts& f, std::string& out) {

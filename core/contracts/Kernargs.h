@@ -2,11 +2,13 @@
 // builder, and how a copy compares with the builder's argument lists.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/TreeFacts.h"
+#include "contracts/ShippedVariants.h"
 #include "model/Facts.h"
 #include "model/Layout.h"
 
@@ -30,6 +32,16 @@ struct KernargsPair {
   bool declared = false;              // paired through a manifest kernargs surface
   std::string manifest;               // that manifest's path
   std::string note;                   // why unpaired, or how it was paired when not by name
+  // Which declaration paired it (SPEC R2.3), in the order pairing tries them:
+  //   "profile <path> launch_surface <entry>", "KDP <path> kernel_source" (a descriptor copy's own
+  //   launch, or a pack the KDP names), "catalog <path> folder and symbol",
+  //   "generator config <path> pack <engine>", "argument names", "file name convention (...)".
+  std::string pairedBy;
+  std::string declaration;            // the declaring file of pairedBy ("" for names and file names)
+  std::vector<std::string> declaredArchs;  // the archs that declaration ships the pack for
+  // The builder's shipped variants, where a declaration states them (ShippedVariants.h): they
+  // decide a copy that lacks conditional arguments (SPEC R2.2). Null: not known.
+  std::shared_ptr<const ShippedSet> shipped;
 };
 
 // Pairs every copy in the tree with its builder (R2.3). Copies that pair with nothing and
@@ -50,10 +62,18 @@ struct Comparison {
   // The part of the lists that could not be compared, said in the row: "arguments after #6 are
   // declared by emit_param_block (…)", "the trailing parameter pack values... (from a std::variant)".
   std::vector<std::string> notCompared;
+  // Agree because the conditional arguments the copy lacks are off for every shipped variant:
+  // says so ("copy leaves out ... : the guard is off for every shipped variant (12, from ...)").
+  std::string shippedNote;
 };
 
 // Compares a copy with every argument list of the builder and keeps the closest (R2.1, R2.2).
-Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy);
+// `shipped`: the builder's shipped variants, where known; they decide a copy that lacks
+// conditional arguments (kernargs/ShippedDecision.h). A descriptor copy's own spec is its variant.
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const ShippedSet* shipped = nullptr);
+
+// compareCopy on a pair (its builder, copy and shipped variants); the pair must have a builder.
+Comparison comparePair(const KernargsPair& pair);
 
 // "by_value/4", "global_buffer/8", "?" for unknown.
 std::string kindSize(const KernelArg& a);

@@ -27,6 +27,20 @@ std::string pairingSignature(const FileFacts& f) {
     argNames(l.args, s);
   }
   if (f.manifest) s += "M";  // any manifest change re-pairs (declared surfaces)
+  if (f.generator) s += "G";  // and any generator config change (pack declarations, shipped variants)
+  // Descriptors: the builders their launches name, the specs (shipped variants), the dispatch id.
+  if (f.descriptor) {
+    absl::StrAppend(&s, "D", f.descriptor->name, "|", f.descriptor->dispatch, "|");
+    for (const auto* ls : {&f.descriptor->launches, &f.descriptor->legacyLaunches})
+      for (const auto& l : *ls) absl::StrAppend(&s, l.source, ":", l.builder, ":", l.ukdName, ":", l.spec, ";");
+  }
+  // C++: what names a pack (the pack table, the functions it registers, symbol strings).
+  for (const auto& r : f.symbols.engineRegistrations) absl::StrAppend(&s, "R", r.engine, "=", r.function, ";");
+  for (const auto& c : f.symbols.constants) absl::StrAppend(&s, "C", c.value, ";");
+  for (const auto& d : f.symbols.descriptorSymbols) absl::StrAppend(&s, "S", d.key, "=", d.value, ";");
+  if (f.kind == FileKind::Cpp)
+    for (const auto& d : f.module.defs)
+      if (d.name.find("register") != std::string::npos) absl::StrAppend(&s, "F", d.name, ";");
   return s;
 }
 
@@ -37,7 +51,7 @@ std::optional<std::vector<KernargsPair>> reusePairs(const std::vector<KernargsPa
     const FileFacts* b = now.find(path);
     if (!a && !b) continue;  // not analysed
     if (!a || !b) return std::nullopt;
-    if (a->manifest || b->manifest) return std::nullopt;
+    if (a->manifest || b->manifest || a->generator || b->generator) return std::nullopt;
     if (pairingSignature(*a) != pairingSignature(*b)) return std::nullopt;
   }
   std::vector<KernargsPair> out = pairs;

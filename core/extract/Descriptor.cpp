@@ -74,7 +74,9 @@ void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
   };
   std::string kind = str("kind");
   bool multi = ks.contains("sources");
-  if ((kind.empty() || kind == "rocke") && ks.contains("source") && ks.contains("builder")) {
+  // `rocke_builder`: the loader's legacy spelling, never packed; it names its builder all the same.
+  const bool legacy = kind == "rocke_builder";
+  if ((kind.empty() || kind == "rocke" || legacy) && ks.contains("source") && ks.contains("builder")) {
     DescriptorLaunch l;
     l.source = str("source");
     l.builder = str("builder");
@@ -86,7 +88,7 @@ void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
       f.notInspected.push_back(ukd + ": kernel_source.source or .builder is not a string");
     } else {
       l.spec = spec == ks.end() ? "{}" : spec->dump();  // nlohmann sorts object keys
-      f.launches.push_back(std::move(l));
+      (legacy ? f.legacyLaunches : f.launches).push_back(std::move(l));
     }
   } else if (kind == "rocke" && !multi) {
     f.notInspected.push_back(ukd + ": a rocke kernel_source without source and builder");
@@ -104,7 +106,7 @@ void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
 void addUkd(const json& ukd, size_t index, DescriptorFacts& f) {
   if (!ukd.is_object()) return;
   ++f.ukdCount;
-  size_t first = f.launches.size();
+  size_t first = f.launches.size(), firstLegacy = f.legacyLaunches.size();
   std::string label = ukdLabel(ukd, "kernelDescriptors/" + std::to_string(index));
   if (auto it = ukd.find("kernel_source"); it != ukd.end() && !it->is_null()) addLaunch(*it, label, f);
   else f.notInspected.push_back(label + ": no kernel_source");
@@ -112,6 +114,7 @@ void addUkd(const json& ukd, size_t index, DescriptorFacts& f) {
     std::vector<std::string> own = strings(*it);
     for (auto& a : own) f.ukdArchs.push_back(a);
     for (size_t i = first; i < f.launches.size(); ++i) f.launches[i].arch = own;
+    for (size_t i = firstLegacy; i < f.legacyLaunches.size(); ++i) f.legacyLaunches[i].arch = own;
   }
 }
 }  // namespace
@@ -124,6 +127,7 @@ absl::StatusOr<DescriptorFacts> descriptorFrom(std::string_view path, const json
   if (!j.is_object()) return absl::InvalidArgumentError("a descriptor is a JSON object");
   if (auto it = j.find("id"); it != j.end() && it->is_string()) f.id = *it;
   if (auto it = j.find("name"); it != j.end() && it->is_string()) f.name = *it;
+  if (auto it = j.find("dispatch"); it != j.end() && it->is_string() && f.type == "kdp") f.dispatch = *it;
   if (auto it = j.find("arch"); it != j.end()) f.arch = strings(*it);
   if (auto it = j.find("kernelDescriptors"); it != j.end() && it->is_array())
     for (size_t i = 0; i < it->size(); ++i) addUkd((*it)[i], i, f);

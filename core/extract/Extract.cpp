@@ -5,6 +5,7 @@
 #include "extract/CppFacts.h"
 #include "extract/CppFunctions.h"
 #include "extract/Descriptor.h"
+#include "extract/GeneratorConfig.h"
 #include "extract/Manifest.h"
 #include "extract/PythonFacts.h"
 #include "extract/TextChecks.h"
@@ -34,6 +35,7 @@ std::string unreadableReason(FileKind kind, std::string_view content) {
 
 FileKind classify(std::string_view path) {
   if (path.ends_with(".profile.yaml") || path.ends_with(".profile.yml")) return FileKind::Manifest;
+  if (isGeneratorConfigPath(path)) return FileKind::GeneratorConfig;
   if (!descriptorType(path).empty() || isAotCatalog(path)) return FileKind::Descriptor;
   if (path.ends_with(".py")) return FileKind::Python;
   if (isSourceFile(path, {".cpp", ".cc", ".cxx", ".hpp", ".hh", ".h", ".hxx", ".inl"})) return FileKind::Cpp;
@@ -69,6 +71,13 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
     case FileKind::Descriptor:
       extractDescriptor(path, content, f);
       break;
+    case FileKind::GeneratorConfig: {
+      f.fingerprint = yamlValueFingerprint(content);
+      auto c = parseGeneratorConfig(content);
+      if (c.ok()) f.generator = std::move(*c);
+      else { f.ok = false; f.error = std::string(c.status().message()); }
+      break;
+    }
     case FileKind::Other:
       break;
   }

@@ -52,6 +52,8 @@ bool isSurfaceFile(const FileFacts* f, const Layout& layout) {
     case FileKind::Cpp: return !f->lists.empty();
     case FileKind::Manifest: return true;
     case FileKind::Descriptor: return true;
+    // A YAML file of a configs folder is a generator config when it lists packs (or cannot be read).
+    case FileKind::GeneratorConfig: return !f->ok || (f->generator && !f->generator->sources.empty());
     case FileKind::Other: return false;
   }
   return false;
@@ -139,6 +141,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       r.status = Status::Changed;
       r.mirror = copyLoc(p.copy);
       r.message = p.note;
+      r.pairedBy = p.pairedBy;
       r.key = "kernargs|" + p.copy.key;
       r.archs = sorted({archFromPath(cPath)});
       if (r.archs.size() == 1 && r.archs[0].empty()) r.archs.clear();
@@ -148,7 +151,12 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       continue;
     }
     const BuilderRef& b = *p.builder;
-    bool manifestTouched = p.declared && touched(base, head, p.manifest);
+    bool manifestTouched = (p.declared && touched(base, head, p.manifest)) ||
+                           (!p.declaration.empty() && touched(base, head, p.declaration));
+    // A declaration that states the shipped variants (a KDP, a generator config) decides
+    // conditional arguments: its change re-judges the pair.
+    if (p.shipped)
+      for (const auto& f : p.shipped->files) manifestTouched = manifestTouched || touched(base, head, f);
     if (!touched(base, head, b.path) && !touched(base, head, cPath) && !manifestTouched) continue;
 
     Row r;
@@ -157,14 +165,17 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     r.mirror = copyLoc(p.copy);
     r.key = "kernargs|" + p.copy.key;
     r.archs = sorted(builderArchs(b.path, b.builder->name));
+    // A builder no shipped descriptor reaches: the archs its pack's declaration names.
+    if (r.archs.empty()) r.archs = sorted({p.declaredArchs.begin(), p.declaredArchs.end()});
+    r.pairedBy = p.pairedBy;
     covered.insert(b.path);
     covered.insert(cPath);
 
-    Comparison now = compareCopy(*b.builder, *p.copy.list);
+    Comparison now = comparePair(p);
     const KernargsPair* bp = nullptr;
     if (auto it = baseByCopy.find(p.copy.key); it != baseByCopy.end()) bp = it->second;
     std::optional<Comparison> before;
-    if (bp && bp->builder) before = compareCopy(*bp->builder->builder, *bp->copy.list);
+    if (bp && bp->builder) before = comparePair(*bp);
 
     const PyBuilder* baseBuilder = findBuilder(base.facts, b.path, b.builder->name);
     bool builderChanged = !baseBuilder || baseBuilder->fingerprint != b.builder->fingerprint;
@@ -195,8 +206,11 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       r.status = Status::Changed;
       std::string what = now.outcome != Comparison::Outcome::Agree ? now.message
                          : now.notCompared.empty()
-                             ? absl::StrCat("agrees (", now.abi ? now.abi->args.size() : 0, " arguments)")
+                             ? absl::StrCat("agrees (", now.shippedNote.empty() && now.abi ? now.abi->args.size()
+                                                                                          : now.pairs.size(),
+                                            " arguments)")
                              : absl::StrCat("agrees on the ", now.pairs.size(), " arguments both state");
+      if (now.outcome == Comparison::Outcome::Agree && !now.shippedNote.empty()) what += "; " + now.shippedNote;
       r.message = lead + what + (moved.empty() ? "" : "; " + absl::StrJoin(moved, " and ") + " changed in code");
     } else {
       r.status = Status::Inert;
@@ -286,6 +300,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     r.contract = any->kind == FileKind::Python ? "kernel-code"
                  : any->kind == FileKind::Cpp  ? "copy-file"
                  : any->kind == FileKind::Manifest ? "manifest"
+                 : any->kind == FileKind::GeneratorConfig ? "generator-config"
                                                    : "descriptor";
     r.key = r.contract + "|" + path;
     Location loc{path, 0, "", {}, {}};
@@ -302,6 +317,10 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     } else if (any->kind == FileKind::Manifest) {
       for (const FileFacts* f : {hf, bf})
         if (f && f->manifest && !f->manifest->arch.empty()) archs.insert(f->manifest->arch);
+    } else if (any->kind == FileKind::GeneratorConfig) {
+      for (const FileFacts* f : {hf, bf})
+        if (f && f->generator)
+          for (const auto& s : f->generator->sources) archs.insert(s.arch.begin(), s.arch.end());
     } else if (std::string a = archFromPath(path); !a.empty()) {
       archs.insert(a);
     }

@@ -46,6 +46,16 @@ struct KmdSchemaField {
   bool operator==(const KmdSchemaField&) const = default;
 };
 
+// An engine's entry in the ingestor's pack table (`IngestorPacks.cpp`):
+// `{"hipkernel:Gfx950ConvFwd", &registerGfx950ConvFwdSymbols, ...}` — the engine name and the
+// function that registers its pack's symbols (core/extract/cpp/EngineRegistrations.cpp).
+struct CppEngineRegistration {
+  std::string engine;     // "hipkernel:Gfx950ConvFwd"
+  std::string function;   // "registerGfx950ConvFwdSymbols" (last component of the name)
+  uint32_t line = 0;      // 0-based, of the entry
+  bool operator==(const CppEngineRegistration&) const = default;
+};
+
 struct CppSymbolFacts {
   std::vector<CppStringConstant> constants;        // C++
   std::vector<CppKmdRead> kmdReads;                // C++
@@ -53,6 +63,7 @@ struct CppSymbolFacts {
   std::vector<DescriptorSymbol> descriptorSymbols; // descriptors (UED/UMD/UHD/UDD)
   std::vector<KmdSchemaField> kmdFields;           // descriptors (KMD)
   bool kmdSchema = false;                          // the file is a KMD schema (even with no fields)
+  std::vector<CppEngineRegistration> engineRegistrations;  // C++
   bool operator==(const CppSymbolFacts&) const = default;
 };
 

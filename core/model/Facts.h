@@ -190,8 +190,12 @@ struct DescriptorLaunch {
 struct DescriptorFacts {
   std::string type;     // "kdp" | "ukd" | "kmd" | "ued" | "umd" | "udd" | "uhd" | ""
   std::string id, name;
+  std::string dispatch;  // a KDP's `dispatch`: the id of the UDD naming its pack's dispatch symbol
   std::vector<std::string> arch;          // top-level arch array
   std::vector<DescriptorLaunch> launches; // rocke launches of every UKD (inline ones included)
+  // kernel_source kind `rocke_builder` (the loader's legacy spelling, never packed nor built):
+  // it still names its builder, so pairing reads it; the emitter and the shipped closure do not.
+  std::vector<DescriptorLaunch> legacyLaunches;
   std::vector<std::string> ukdArchs;      // union of the UKDs' own arch arrays (narrowing)
   size_t ukdCount = 0;
   // Launches the emitter cannot build: "<UKD name>: <why>" (no kernel_source, a non-string
@@ -218,7 +222,38 @@ struct PyNameList {
   bool operator==(const PyNameList&) const = default;
 };
 
-enum class FileKind { Python, Cpp, Manifest, Descriptor, Other };
+// A generator config (`projects/hipdnn/tools/IngestorGenerator/configs/<slug>.yaml`, key `packs:`;
+// core/extract/GeneratorConfig.cpp): which builder each pack's kernels are built from, for which
+// engine, and the specs of the variants it generates.
+struct GeneratorVariant {
+  std::string name;                         // the kernel's name (a variant group's template filled in)
+  std::map<std::string, std::string> spec;  // scalars as text, as CppArgList::spec ("true", "8", "bf16")
+  bool operator==(const GeneratorVariant&) const = default;
+};
+
+// One kernel source a pack names (`kernel_defaults`, a `kernels:` entry's `kernel_source`, a
+// variant group's own `source` + `builder`), with the variants built from it.
+struct GeneratorSource {
+  std::string pack;             // packs[].name
+  std::string engine;           // the engine the pack serves: its own `engine`, else the config's
+  std::string kind;             // the kernel source kind ("rocke"; "" when not stated)
+  std::string source, builder;  // source relative to rocke/library
+  std::string where;            // "packs[0].kernel_defaults", "packs[1].kernels[3].kernel_source", ...
+  uint32_t line = 0;            // 0-based line of that declaration
+  std::vector<std::string> arch;
+  std::vector<GeneratorVariant> variants;
+  std::string incomplete;       // "" when every variant it generates is listed; else why not
+  bool operator==(const GeneratorSource&) const = default;
+};
+
+struct GeneratorConfig {
+  std::string engine;                   // engine.name
+  std::vector<GeneratorSource> sources;
+  std::vector<std::string> problems;    // parts not read: "packs[2] is not a mapping"
+  bool operator==(const GeneratorConfig&) const = default;
+};
+
+enum class FileKind { Python, Cpp, Manifest, Descriptor, GeneratorConfig, Other };
 
 struct FileFacts {
   std::string path;
@@ -231,6 +266,7 @@ struct FileFacts {
   std::vector<CppArgList> lists;
   std::optional<Manifest> manifest;
   std::optional<DescriptorFacts> descriptor;
+  std::optional<GeneratorConfig> generator;  // generator configs
   PyModuleFacts module;      // Python files
   CppSymbolFacts symbols;    // C++ files
   std::vector<PyNameList> nameLists;    // Python files: evaluated names lists

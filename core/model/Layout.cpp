@@ -43,7 +43,8 @@ bool Layout::analysed(std::string_view path) const {
     case FileKind::Python: return under(path, pythonRoots);
     case FileKind::Cpp:
       return under(path, cppRoots) || (path.ends_with("_generated.h") && path.starts_with("projects/hipdnn/"));
-    case FileKind::Manifest: return under(path, manifestRoots);
+    case FileKind::Manifest:
+    case FileKind::GeneratorConfig: return under(path, manifestRoots);
     case FileKind::Descriptor: return under(path, descriptorRoots);
     case FileKind::Other:
       if (ingestorCi(path)) return true;

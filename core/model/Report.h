@@ -33,6 +33,7 @@ struct Row {
   std::string key;        // stable identity of the contract (pairs rows across revisions)
   std::string label;      // "BUILD" | "DEPS" for files left to those lanes; "" otherwise
   std::string view;       // "" (head vs base) | "merged" (found only in head merged into the target tip)
+  std::string pairedBy;   // kernargs: which declaration paired the copy with its builder (KernargsPair::pairedBy)
 };
 
 struct Rollup {

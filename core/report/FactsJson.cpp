@@ -91,6 +91,17 @@ std::string renderFactsJson(const FileFacts& f) {
                        {"ukds", d.ukdCount}, {"launches", launches}};
     if (!d.genericTargets.empty()) j["descriptor"]["generic_targets"] = d.genericTargets;
   }
+  if (f.generator) {
+    nlohmann::json sources = nlohmann::json::array();
+    for (const auto& s : f.generator->sources) {
+      nlohmann::json one = {{"pack", s.pack},       {"engine", s.engine}, {"kind", s.kind},
+                            {"source", s.source},   {"builder", s.builder}, {"where", s.where},
+                            {"line", s.line + 1},   {"arch", s.arch},     {"variants", s.variants.size()}};
+      if (!s.incomplete.empty()) one["incomplete"] = s.incomplete;
+      sources.push_back(std::move(one));
+    }
+    j["generator_config"] = {{"engine", f.generator->engine}, {"sources", sources}, {"problems", f.generator->problems}};
+  }
   return j.dump(2) + "\n";
 }
 

@@ -90,7 +90,8 @@ std::string renderJson(const Report& r) {
                     {"archs", row.archs},
                     {"label", row.label.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.label)},
                     {"view", row.view.empty() ? nlohmann::json(nullptr)  // head vs base
-                                              : nlohmann::json(row.view)}});
+                                              : nlohmann::json(row.view)},
+                    {"paired_by", row.pairedBy.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.pairedBy)}});
   }
   nlohmann::json j = {{"schema", 1},
                       {"base", r.base},

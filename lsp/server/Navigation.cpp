@@ -30,7 +30,7 @@ void collectCopies(const AnalysisState& st, const std::string& bpath, const PyBu
   for (const auto& p : st.headPairs) {
     if (!sameBuilder(p, bpath, b)) continue;
     const CppArgList& list = *p.copy.list;
-    Comparison cmp = compareCopy(*b, list);
+    Comparison cmp = compareCopy(*b, list, p.shipped.get());
     ArgSite site;
     site.path = p.copy.path;
     site.owner = ownerOf(list);
@@ -92,7 +92,7 @@ std::optional<ArgCopies> argumentAt(const AnalysisState& st, const std::string& 
     const CppArgList& list = *p.copy.list;
     for (size_t j = 0; j < list.args.size(); ++j) {
       if (!contains(list.args[j].range, line, col)) continue;
-      Comparison cmp = compareCopy(*p.builder->builder, list);
+      Comparison cmp = comparePair(p);
       if (!cmp.abi) return std::nullopt;
       int bi = -1;
       for (auto [x, y] : cmp.pairs)

@@ -90,7 +90,7 @@ void ImpactServer::codeActions(const std::string& path, Rng range, std::function
     for (const KernargsPair* p : pairsInRange(*st, r, firstLine, lastLine)) {
       if (!p->builder) continue;
       const PyBuilder& b = *p->builder->builder;
-      Comparison cmp = compareCopy(b, *p->copy.list);
+      Comparison cmp = comparePair(*p);
       // The quick fix rewrites C++; a descriptor's copy (JSON) gets only the jumps.
       if (cmp.outcome == Comparison::Outcome::Disagree && cmp.abi && classify(p->copy.path) == FileKind::Cpp) {
         if (auto newText = rewriteList(*text, *p->copy.list, *cmp.abi)) {

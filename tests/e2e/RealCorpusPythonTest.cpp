@@ -189,7 +189,9 @@ TEST(RealCorpusPython, UntouchedTreeHasNoMismatchButMissingModules) {
                   "Gfx950ConvFwdNative.cpp kernelFits",
               "changed | launch-surface:fallback_selection | " + kConvAdapter + " gfx950_conv_fwd_spec_for_request | " +
                   kPacks + "Gfx950ConvFwdNative.cpp score",
-              "changed | manifest | - | " + cfg + "gfx950_conv_fwd.profile.yaml");
+              "changed | manifest | - | " + cfg + "gfx950_conv_fwd.profile.yaml",
+              // The generator config the conv pack's descriptors are generated from: added.
+              "changed | generator-config | - | " + cfg + "gfx950_conv_fwd.yaml");
   // What is not compared says why: only the conv launch, whose builder declares its trailing 39
   // arguments through a helper of a module the tree lacks, and whose launch passes them as a pack.
   for (const auto& row : rowsWith(r.out, {"not compared"}))

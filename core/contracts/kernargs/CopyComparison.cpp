@@ -6,6 +6,7 @@
 #include "contracts/kernargs/NameKeyedComparison.h"
 #include "contracts/kernargs/ConditionalCopies.h"
 #include "contracts/kernargs/Guards.h"
+#include "contracts/kernargs/ShippedDecision.h"
 
 #include <algorithm>
 #include <cctype>
@@ -64,7 +65,11 @@ std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& co
 }
 }  // namespace
 
-Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
+Comparison comparePair(const KernargsPair& pair) {
+  return compareCopy(*pair.builder->builder, *pair.copy.list, pair.shipped.get());
+}
+
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const ShippedSet* shipped) {
   if (copy.form == CppArgList::Form::NameKeyed) return compareNameKeyed(builder, copy);  // order-free
   Comparison best;
   best.distance = 1 << 30;
@@ -108,10 +113,29 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy) {
         c.distance = 0;
         adopt(c, unc, &bIdx, &cIdx);
         std::vector<std::string> cond;
-        for (const auto& a : bArgs)
-          if (a.conditional) cond.push_back(absl::StrCat(a.name, " (if ", a.condition, ")"));
+        std::vector<int> lacked;
+        for (size_t i = 0; i < bArgs.size(); ++i)
+          if (bArgs[i].conditional) {
+            cond.push_back(absl::StrCat(bArgs[i].name, " (if ", bArgs[i].condition, ")"));
+            lacked.push_back(int(i));
+          }
         c.message = "copy leaves out the conditional argument" + std::string(cond.size() > 1 ? "s " : " ") +
                     absl::StrJoin(cond, ", ");
+        // The shipped variants, where known, decide (ShippedDecision.h).
+        ShippedDecision sd = decideByShipped(abi, lacked, copy, shipped);
+        if (sd.verdict == ShippedDecision::Verdict::On) {
+          c.outcome = Comparison::Outcome::Disagree;
+          c.distance = 1;
+          c.message = sd.message;
+          c.focusBuilder = sd.focusBuilder;
+          c.focusCopy = -1;
+        } else if (sd.verdict == ShippedDecision::Verdict::Off) {
+          c.outcome = Comparison::Outcome::Agree;
+          c.message.clear();
+          c.shippedNote = sd.message;
+        } else if (!sd.message.empty()) {
+          c.message += "; " + sd.message;
+        }
       } else {
         // Say what differs against whichever list (with or without the conditional
         // arguments) the copy is closer to.

@@ -4,6 +4,7 @@
 #include "contracts/DeclaredSurfaces.h"
 #include "contracts/kernargs/ArgListDiff.h"
 #include "contracts/kernargs/NameKeyedPairing.h"
+#include "contracts/kernargs/PackDeclarations.h"
 
 #include <algorithm>
 #include <cctype>
@@ -152,6 +153,7 @@ struct Declared {
   std::string module, builder, sourceModule, symbol;
   bool test = false;
   std::string manifestBuilder;  // the manifest's own `builder:` (in sourceModule)
+  std::string entry;            // the launch_surface entry's name
 };
 
 bool symbolMatches(const std::string& want, const std::string& have) {
@@ -178,7 +180,7 @@ std::map<std::string, std::vector<Declared>> declaredByFile(const TreeFacts& fac
   for (const DeclaredSurface& ds : declaredSurfaces(facts, layout)) {
     if (!ds.kernargs) continue;
     const SurfaceEntry& s = *ds.entry;
-    Declared d{ds.manifest, ds.module, ds.builder, ds.sourceModule, s.cppSymbol, false, ds.profile->builder};
+    Declared d{ds.manifest, ds.module, ds.builder, ds.sourceModule, s.cppSymbol, false, ds.profile->builder, s.name};
     if (!s.cppPath.empty()) declared[s.cppPath].push_back(d);
     if (!s.testPath.empty()) {
       d.test = true;
@@ -187,6 +189,59 @@ std::map<std::string, std::vector<Declared>> declaredByFile(const TreeFacts& fac
     }
   }
   return declared;
+}
+
+// Pairs a copy of a pack file with a builder its declarations (KDPs, generator configs:
+// PackDeclarations.h) name: a named list with the one whose names it matches (exactly, else the
+// closest related), an unnamed list or a launch call with the only one (of several: the only one
+// with a list of the launch's length). `missing` collects builders a declaration names that the
+// tree does not have. True when paired.
+template <class FindBuilder>
+bool pairThroughPack(const std::vector<PackDeclaration>& decls, const FindBuilder& findBuilder, KernargsPair& p,
+                     std::vector<std::string>& missing) {
+  const CppArgList& list = *p.copy.list;
+  const bool named = list.named && list.form != CppArgList::Form::Launch;
+  for (const PackDeclaration& d : decls) {
+    std::vector<BuilderRef> cands;
+    for (const auto& [module, name] : d.builders) {
+      if (auto b = findBuilder(module, name)) cands.push_back(*b);
+      else missing.push_back(absl::StrCat(name, " (named by ", d.pairedBy, ") not found in ", module));
+    }
+    if (cands.empty()) continue;
+    std::optional<BuilderRef> chosen;
+    std::string how;
+    if (list.form == CppArgList::Form::NameKeyed) {
+      KernargsPair trial = p;
+      pairNameKeyed(cands, trial);
+      chosen = trial.builder;
+    } else if (named) {
+      auto [exact, closest] = bestByNames(cands, list);
+      chosen = exact ? exact : closest;
+    } else if (cands.size() == 1) {
+      chosen = cands[0];
+    } else if (list.openTail.empty()) {
+      // Several builders (a multi-launch pack): the one whose list has the launch's length.
+      std::vector<const BuilderRef*> sameLength;
+      for (const auto& b : cands)
+        for (const auto& abi : b.builder->abis)
+          if (abi.args.size() == list.args.size() && abi.tailHelper.empty()) {
+            sameLength.push_back(&b);
+            break;
+          }
+      if (sameLength.size() == 1) {
+        chosen = *sameLength[0];
+        how = absl::StrCat(" (of its ", cands.size(), " builders, the one with ", list.args.size(), " arguments)");
+      }
+    }
+    if (!chosen) continue;
+    p.builder = chosen;
+    p.pairedBy = d.pairedBy + (d.byFileName ? " (pack found by its file name)" : "");
+    p.declaration = d.path;
+    p.declaredArchs = d.archs;
+    p.note = absl::StrCat("paired through ", d.pairedBy, ": the pack ", d.packVia, how);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -224,6 +279,9 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   };
 
   const std::map<std::string, std::vector<Declared>> declared = declaredByFile(facts, layout);
+  // Packs the shipped KDPs and the generator configs name, with the builders they name.
+  const std::map<std::string, std::vector<PackDeclaration>> packDecls = packDeclarations(facts, layout);
+  const ShippedIndex shipped = shippedVariants(facts, layout);
   // For every surface entry, the builders its python_source names, by the C++ file its cpp_mirror
   // names (a launch no entry declares pairs with the single builder they name).
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> namedWithFile;
@@ -250,9 +308,16 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
       const bool named = list.named && list.form != CppArgList::Form::Launch;
 
-      // A name-keyed check of a recipe's launch plan: by the names it accepts, order-free.
+      const auto packIt = packDecls.find(path);
+      std::vector<std::string> missing;  // builders a pack declaration names that the tree lacks
+
+      // A name-keyed check of a recipe's launch plan: by the names it accepts, order-free; among
+      // the builders its pack's declarations name first.
       if (list.form == CppArgList::Form::NameKeyed) {
-        pairNameKeyed(all, p);
+        if (packIt == packDecls.end() || !pairThroughPack(packIt->second, findBuilder, p, missing)) {
+          pairNameKeyed(all, p);
+          p.pairedBy = "argument names (a name-keyed check)";
+        }
         if (p.builder) out.push_back(std::move(p));
         continue;
       }
@@ -260,8 +325,13 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       // A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
       if (list.catalog && !list.builderHint) {
         std::string note;
-        if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) p.builder = cb;
-        else p.note = note;
+        if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
+          p.builder = cb;
+          p.pairedBy = absl::StrCat("catalog ", path, " folder and symbol");
+          p.declaration = path;
+        } else {
+          p.note = note;
+        }
         out.push_back(std::move(p));
         continue;
       }
@@ -278,6 +348,10 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         }
         if (hb) {
           p.builder = hb;
+          const FileFacts* df = facts.find(path);
+          p.pairedBy = absl::StrCat(df && df->descriptor && df->descriptor->type == "kdp" ? "KDP " : "descriptor ", path,
+                                    " kernel_source");
+          p.declaration = path;
           out.push_back(std::move(p));
           continue;
         }
@@ -297,6 +371,8 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       if (decl) {
         p.declared = true;
         p.manifest = decl->manifest;
+        p.pairedBy = absl::StrCat("profile ", decl->manifest, " launch_surface ", decl->entry);
+        p.declaration = decl->manifest;
         auto declaredBuilder = findBuilder(decl->module, decl->builder);
         // A surface naming a SignatureBuilder restatement (`attention_dense_signature`), or a
         // symbol that is no builder: the copy states the ABI the kernel declares, so it pairs
@@ -327,6 +403,8 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           else p.note = absl::StrCat("shares too few names with ", decl->builder, " (or any builder of ",
                                      decl->module, ") to compare");
         }
+      } else if (packIt != packDecls.end() && pairThroughPack(packIt->second, findBuilder, p, missing)) {
+        // paired through a KDP or generator config naming this pack (PackDeclarations.h)
       } else if (named) {
         // A Python copy (attention_dense_signature) restates a builder of its own module; else
         // builders whose module the copy's file is named after come first (many kernels
@@ -345,12 +423,18 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           p.builder = closest;
           // A Python copy restates its own module's builder: no other builder was in question.
           if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+        } else if (!missing.empty()) {
+          p.note = absl::StrJoin(missing, "; ");  // a declaration names a builder the tree lacks
+          out.push_back(std::move(p));
+          continue;
         } else continue;  // not a copy of any known builder
+        p.pairedBy = ownModule ? "argument names (a copy in the builder's own module)" : "argument names";
       } else {
+        if (!missing.empty()) p.note = absl::StrJoin(missing, "; ");
         pendingByFileName.push_back(std::move(p));
         continue;
       }
-      if (p.builder && named) {
+      if (p.builder && (named || !p.declaration.empty())) {
         builderOfFile.emplace(path, p.builder->key());
         builderByKey.emplace(p.builder->key(), *p.builder);
       }
@@ -369,7 +453,10 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   for (const auto& [file, key] : builderOfFile) keyByNativeStem.emplace(stem(file), key);  // the first file wins
   for (auto& p : pendingByFileName) {
     std::optional<BuilderRef> b;
-    if (auto it = builderOfFile.find(p.copy.path); it != builderOfFile.end()) b = builderByKey.at(it->second);
+    if (auto it = builderOfFile.find(p.copy.path); it != builderOfFile.end()) {
+      b = builderByKey.at(it->second);
+      p.pairedBy = "the builder of the file's other lists";
+    }
     if (!b) {
       std::string s = stem(p.copy.path);
       std::string name = s;
@@ -380,7 +467,10 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           break;
         }
       if (auto it = keyByNativeStem.find(name + "Native"); it != keyByNativeStem.end()) b = builderByKey.at(it->second);
-      if (b) p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
+      if (b) {
+        p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
+        p.pairedBy = absl::StrCat("file name convention (", name, "Native.cpp)");
+      }
     }
     // A launch call no manifest declares, in a file named after a module of its arch
     // (Gfx942AttentionDenseNative.cpp <-> kernels/gfx942/attention_dense.py): that module's one
@@ -397,6 +487,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       if (hits.size() == 1) {
         b = all[hits[0]];
         p.note = absl::StrCat("paired through the file name with ", b->path, ":", b->builder->name);
+        p.pairedBy = absl::StrCat("file name convention (", b->path, ")");
       }
     }
     // A launch whose file a manifest's entries name as their cpp_mirror, when those entries'
@@ -416,12 +507,20 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         b = fb;
         p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
                               ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
+        p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
+        p.declaration = manifest;
       }
     }
-    if (!b) continue;
+    if (!b) {
+      if (!p.note.empty()) out.push_back(std::move(p));  // a declaration names a builder the tree lacks
+      continue;
+    }
     p.builder = b;
     out.push_back(std::move(p));
   }
+  // The shipped variants of each pair's builder (they decide conditional arguments, R2.2).
+  for (auto& p : out)
+    if (p.builder) p.shipped = shippedFor(shipped, p.builder->path, p.builder->builder->name);
   return out;
 }
 

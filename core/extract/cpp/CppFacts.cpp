@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "extract/cpp/Context.h"
+#include "extract/cpp/EngineRegistrations.h"
 #include "extract/cpp/LambdaIdiom.h"
 #include "extract/cpp/LaunchCalls.h"
 #include "extract/cpp/NameKeyedChecks.h"
@@ -37,6 +38,7 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     for (auto& l : lists) out.lists.push_back(std::move(l));
     cpp::extractNamesArrays(c, out.nameArrays);
     cpp::extractSymbols(c, out.symbols);
+    cpp::extractEngineRegistrations(c, out.symbols.engineRegistrations);
   } catch (const std::exception& e) {
     if (out.ok) {
       out.ok = false;

@@ -1,0 +1,69 @@
+#include "contracts/ShippedVariants.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+
+namespace impact {
+
+namespace {
+
+std::map<std::string, std::string> specOf(const std::string& canonical) {
+  std::map<std::string, std::string> out;
+  nlohmann::json j = nlohmann::json::parse(canonical, nullptr, false);
+  if (!j.is_object()) return out;
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_string()) out[k] = v.get<std::string>();
+    else if (v.is_boolean()) out[k] = v.get<bool>() ? "true" : "false";
+    else if (v.is_number() || v.is_null()) out[k] = v.dump();
+  }
+  return out;
+}
+
+void addFrom(ShippedSet& s, const std::string& what, const std::string& path) {
+  if (std::find(s.files.begin(), s.files.end(), path) != s.files.end()) return;
+  s.files.push_back(path);
+  s.from += (s.from.empty() ? "" : ", ") + absl::StrCat(what, " ", path);
+}
+
+}  // namespace
+
+ShippedIndex shippedVariants(const TreeFacts& facts, const Layout& layout) {
+  std::map<std::string, ShippedSet> fromDescriptors, fromConfigs;
+  for (const auto& [path, f] : facts.files) {
+    if (!f) continue;
+    if (f->descriptor)
+      for (const DescriptorLaunch& l : f->descriptor->launches) {
+        ShippedSet& s = fromDescriptors[layout.libraryPath(l.source) + "|" + l.builder];
+        s.variants.push_back({l.ukdName, specOf(l.spec)});
+        addFrom(s, f->descriptor->type == "kdp" ? "KDP" : "descriptor", path);
+      }
+    if (f->generator)
+      for (const GeneratorSource& g : f->generator->sources) {
+        if (g.source.empty() || g.builder.empty()) continue;
+        if (!g.kind.empty() && g.kind != "rocke") continue;  // only rocke kernels are built from a builder
+        ShippedSet& s = fromConfigs[layout.libraryPath(g.source) + "|" + g.builder];
+        for (const GeneratorVariant& v : g.variants) s.variants.push_back({v.name, v.spec});
+        if (!g.incomplete.empty() && s.incomplete.empty()) s.incomplete = absl::StrCat(path, ": ", g.incomplete);
+        addFrom(s, "generator config", path);
+      }
+  }
+  ShippedIndex out;
+  // What ships is what the descriptors say; a config is what they would be generated from.
+  for (auto& [key, s] : fromDescriptors) out[key] = std::make_shared<const ShippedSet>(std::move(s));
+  for (auto& [key, s] : fromConfigs)
+    if (!out.count(key)) out[key] = std::make_shared<const ShippedSet>(std::move(s));
+  return out;
+}
+
+std::shared_ptr<const ShippedSet> shippedFor(const ShippedIndex& index, const std::string& module,
+                                             const std::string& builder) {
+  if (auto it = index.find(module + "|" + builder); it != index.end()) return it->second;
+  if (auto dot = builder.rfind('.'); dot != std::string::npos)
+    if (auto it = index.find(module + "|" + builder.substr(dot + 1)); it != index.end()) return it->second;
+  return nullptr;
+}
+
+}  // namespace impact
