@@ -70,9 +70,24 @@ std::string engineOf(const YAML::Node& n) {
   return str(n, "name");
 }
 
-// A kernel's name template filled in: `{field}` from the spec (`{md_field}` too), `{tag}` from
-// the arm; a placeholder it cannot fill is kept as written.
-std::string fillName(const std::string& tmpl, const Spec& spec, const std::string& tag) {
+using Vocabulary = std::map<std::string, std::map<std::string, std::string>>;  // field -> spec value -> metadata
+
+// A group's `vocabulary: {dtype: {bf16: BF16}}`: the metadata spelling of spec values.
+Vocabulary vocabularyOf(const YAML::Node& n) {
+  Vocabulary out;
+  if (!n || !n.IsMap()) return out;
+  for (const auto& field : n) {
+    if (!field.first.IsScalar() || !field.second.IsMap()) continue;
+    for (const auto& kv : field.second)
+      if (kv.first.IsScalar() && kv.second.IsScalar()) out[field.first.Scalar()][kv.first.Scalar()] = kv.second.Scalar();
+  }
+  return out;
+}
+
+// A kernel's name template filled in: `{field}` from the spec, `{md_field}` from the spec in the
+// metadata's spelling (the vocabulary), `{tag}` from the arm (itself a template); a placeholder it
+// cannot fill is kept as written.
+std::string fillName(const std::string& tmpl, const Spec& spec, const std::string& tag, const Vocabulary& vocab = {}) {
   std::string out;
   for (size_t i = 0; i < tmpl.size();) {
     size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
@@ -81,10 +96,18 @@ std::string fillName(const std::string& tmpl, const Spec& spec, const std::strin
       continue;
     }
     std::string key = tmpl.substr(i + 1, close - i - 1);
-    std::string field = key.starts_with("md_") ? key.substr(3) : key;
-    if (key == "tag" && !tag.empty()) out += tag;
-    else if (auto it = spec.find(field); it != spec.end()) out += it->second;
-    else out += tmpl.substr(i, close - i + 1);
+    const bool md = key.starts_with("md_");
+    std::string field = md ? key.substr(3) : key;
+    if (key == "tag" && !tag.empty()) {
+      out += tag;
+    } else if (auto it = spec.find(field); it != spec.end()) {
+      std::string value = it->second;
+      if (auto f = vocab.find(field); md && f != vocab.end())
+        if (auto m = f->second.find(value); m != f->second.end()) value = m->second;
+      out += value;
+    } else {
+      out += tmpl.substr(i, close - i + 1);
+    }
     i = close + 1;
   }
   return out;
@@ -224,6 +247,7 @@ class Reader {
     for (const auto& [k, x] : own.spec) base[k] = x;
     mergeScalars(g["spec_defaults"], base);
     const std::string tmpl = str(g, "name");
+    const Vocabulary vocab = vocabularyOf(g["vocabulary"]);
     const YAML::Node knobSets = g["knob_sets"], shapes = g["shapes"];
     if (!shapes || !shapes.IsSequence()) {
       if (s.incomplete.empty()) s.incomplete = at + " has no shapes list";
@@ -253,7 +277,8 @@ class Reader {
         GeneratorVariant v;
         v.spec = spec;
         mergeScalars(arm, v.spec, {"tag", "metadata", "ordinal_offset"});
-        v.name = fillName(tmpl, v.spec, arm && arm.IsMap() ? str(arm, "tag") : "");
+        const std::string tag = fillName(arm && arm.IsMap() ? str(arm, "tag") : "", v.spec, "", vocab);
+        v.name = fillName(tmpl, v.spec, tag, vocab);
         if (!add(s, std::move(v))) return;
       }
     }

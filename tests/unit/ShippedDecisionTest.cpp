@@ -1,0 +1,120 @@
+// Shipped variants decide conditional arguments (SPEC R2.2; contracts/kernargs/ShippedDecision):
+// a copy lacking an argument some shipped variant turns on is a mismatch naming those variants;
+// lacking only arguments no shipped variant turns on, it agrees and says so; where the specs do
+// not decide, it stays "changed" (AgreeWithoutConditional) and says what is not settled.
+#include <gtest/gtest.h>
+
+#include "contracts/Kernargs.h"
+
+namespace impact {
+namespace {
+
+KernelArg ptr(std::string name) { return {std::move(name), "global_buffer", 8}; }
+KernelArg i32(std::string name) { return {std::move(name), "by_value", 4}; }
+
+Guard nameGuard(const std::string& name) {
+  Guard g;
+  g.root = addNode(g, GuardNode{GuardNode::Op::Name, name, {}});
+  return g;
+}
+
+KernelArg when(KernelArg a, const std::string& flag) {
+  a.conditional = true;
+  a.condition = flag;
+  a.guard = nameGuard(flag);
+  return a;
+}
+
+PyBuilder sinkBuilder() {
+  PyBuilder b;
+  b.name = "build_fmha";
+  b.abis.push_back({b.name, "", {ptr("q_ptr"), ptr("o_ptr"), i32("n"), when(ptr("sink_ptr"), "spec.use_sinks")}});
+  return b;
+}
+
+CppArgList copy(std::vector<KernelArg> args) {
+  CppArgList l;
+  l.form = CppArgList::Form::Static;
+  l.symbol = "signature";
+  l.named = true;
+  l.args = std::move(args);
+  return l;
+}
+
+CppArgList withoutSinks() { return copy({ptr("q_ptr"), ptr("o_ptr"), i32("n")}); }
+
+ShippedSet shippedWith(std::vector<std::pair<std::string, std::string>> useSinks) {
+  ShippedSet s;
+  for (auto& [name, value] : useSinks) s.variants.push_back({name, {{"use_sinks", value}, {"dtype", "bf16"}}});
+  s.from = "generator config configs/fmha.yaml";
+  s.files = {"configs/fmha.yaml"};
+  return s;
+}
+
+TEST(ShippedDecision, AVariantTurningTheGuardOnMakesTheCopyAMismatchNamingIt) {
+  ShippedSet s = shippedWith({{"fmha.a", "false"}, {"fmha.sinks", "true"}, {"fmha.b", "false"}});
+  Comparison c = compareCopy(sinkBuilder(), withoutSinks(), &s);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
+  EXPECT_EQ(c.message,
+            "copy leaves out sink_ptr (if spec.use_sinks), which 1 of 3 shipped variants turn on: fmha.sinks "
+            "(generator config configs/fmha.yaml)");
+  EXPECT_EQ(c.focusBuilder, 3) << "the argument the row is about";
+}
+
+TEST(ShippedDecision, NoVariantTurningTheGuardOnMakesTheCopyAgreeAndSaySo) {
+  ShippedSet s = shippedWith({{"fmha.a", "false"}, {"fmha.b", "false"}});
+  Comparison c = compareCopy(sinkBuilder(), withoutSinks(), &s);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Agree);
+  EXPECT_EQ(c.shippedNote,
+            "copy leaves out the conditional argument sink_ptr (if spec.use_sinks): the guard is off for every "
+            "shipped variant (2, from generator config configs/fmha.yaml)");
+}
+
+TEST(ShippedDecision, WithoutShippedSpecsTheCopyStaysUndecided) {
+  Comparison c = compareCopy(sinkBuilder(), withoutSinks());
+  EXPECT_EQ(c.outcome, Comparison::Outcome::AgreeWithoutConditional);
+  EXPECT_EQ(c.message, "copy leaves out the conditional argument sink_ptr (if spec.use_sinks)");
+}
+
+TEST(ShippedDecision, ASpecThatDoesNotStateTheFlagLeavesItUndecidedAndSaysWhich) {
+  ShippedSet s = shippedWith({{"fmha.a", "false"}});
+  s.variants.push_back({"fmha.silent", {{"dtype", "fp16"}}});  // the builder's default decides: unknown here
+  Comparison c = compareCopy(sinkBuilder(), withoutSinks(), &s);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::AgreeWithoutConditional);
+  EXPECT_NE(c.message.find("not settled by the shipped variants"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("1 of 2 (fmha.silent;"), std::string::npos) << c.message;
+}
+
+TEST(ShippedDecision, AnIncompleteVariantSetNeverSaysOffForEveryVariant) {
+  ShippedSet s = shippedWith({{"fmha.a", "false"}});
+  s.incomplete = "configs/fmha.yaml: knob set k9 not found";
+  Comparison c = compareCopy(sinkBuilder(), withoutSinks(), &s);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::AgreeWithoutConditional);
+  EXPECT_NE(c.message.find("knob set k9 not found"), std::string::npos) << c.message;
+  // ...but a listed variant turning it on is still a mismatch.
+  s.variants.push_back({"fmha.on", {{"use_sinks", "true"}}});
+  EXPECT_EQ(compareCopy(sinkBuilder(), withoutSinks(), &s).outcome, Comparison::Outcome::Disagree);
+}
+
+TEST(ShippedDecision, AVariantThatTakesAnotherListDoesNotDecideThisOne) {
+  PyBuilder b = sinkBuilder();
+  b.abis[0].when = guardNot(nameGuard("spec.persistent"));
+  ShippedSet s = shippedWith({{"fmha.a", "false"}});
+  s.variants.push_back({"fmha.persistent", {{"use_sinks", "true"}, {"persistent", "true"}}});
+  Comparison c = compareCopy(b, withoutSinks(), &s);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Agree)
+      << "the persistent variant builds another list: its use_sinks is not this list's" << c.message;
+}
+
+TEST(ShippedDecision, ADescriptorCopysOwnSpecIsItsVariant) {
+  CppArgList packed = withoutSinks();
+  packed.spec = {{"use_sinks", "true"}};
+  Comparison c = compareCopy(sinkBuilder(), packed);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree);
+  EXPECT_NE(c.message.find("its own variant"), std::string::npos) << c.message;
+  packed.spec = {{"use_sinks", "false"}};
+  EXPECT_EQ(compareCopy(sinkBuilder(), packed).outcome, Comparison::Outcome::Agree);
+}
+
+}  // namespace
+}  // namespace impact
