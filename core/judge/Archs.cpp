@@ -50,6 +50,18 @@ ArchIndex::ArchIndex(const TreeFacts& facts, const Layout& layout, const ModuleG
       all_.insert(archs.begin(), archs.end());
     }
   }
+  // A generator config's rocke sources ship on its packs' (or variant groups') archs.
+  for (const auto& [path, f] : facts.files) {
+    if (!f->generator) continue;
+    for (const auto& g : f->generator->sources) {
+      if (g.source.empty() || (!g.kind.empty() && g.kind != "rocke")) continue;
+      std::set<std::string> archs = expand(g.arch);
+      const std::string module = layout.libraryPath(g.source);
+      byBuilder_[{module, g.builder}].insert(archs.begin(), archs.end());
+      bySource[module].insert(archs.begin(), archs.end());
+      all_.insert(archs.begin(), archs.end());
+    }
+  }
   // Every module a launch's module imports ships on that launch's archs.
   for (const auto& [source, archs] : bySource)
     for (const auto& m : graph.importClosure(source)) byModule_[m].insert(archs.begin(), archs.end());

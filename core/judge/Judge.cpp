@@ -251,6 +251,18 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     r.mirror = copyLoc(p.copy);
     r.message = absl::StrCat("the copy paired with ", p.builder->builder->name,
                              " at the base; no builder matches it now");
+    r.pairedBy = p.pairedBy;
+    // It paired through a declaration that is gone or unreadable now: the copy and its builder
+    // may still agree; what changed is the declaration (its own row says how).
+    if (!p.declaration.empty() && p.declaration != p.copy.path) {
+      const FileFacts* df = head.facts.find(p.declaration);
+      if (!df || !df->ok) {
+        r.status = Status::Changed;
+        r.message = absl::StrCat("paired with ", p.builder->builder->name, " at the base through ", p.pairedBy, "; ",
+                                 p.declaration, df ? " could not be read: " + df->error : " is gone",
+                                 ", and nothing else pairs it now");
+      }
+    }
     r.key = "kernargs|" + p.copy.key;
     r.archs = sorted(builderArchs(p.builder->path, p.builder->builder->name));
     explained.insert(p.copy.path);

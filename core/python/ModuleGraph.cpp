@@ -408,12 +408,21 @@ const std::set<std::string>& ModuleGraph::shippedClosure() const {
   shipped_.emplace();
   std::set<std::string> roots;
   for (const auto& [path, f] : facts_.files) {
-    if (!f || !f->descriptor) continue;
-    for (const auto& l : f->descriptor->launches) {
-      anyRoot_ = true;
-      std::string p = layout_.libraryPath(l.source);
-      if (byPath_.count(p)) roots.insert(p);
-    }
+    if (f && f->descriptor)
+      for (const auto& l : f->descriptor->launches) {
+        anyRoot_ = true;
+        std::string p = layout_.libraryPath(l.source);
+        if (byPath_.count(p)) roots.insert(p);
+      }
+    // A generator config's rocke sources ship too: the packs' descriptors are generated from it
+    // (a family may have no committed KDP at all).
+    if (f && f->generator)
+      for (const auto& g : f->generator->sources) {
+        if (g.source.empty() || (!g.kind.empty() && g.kind != "rocke")) continue;
+        anyRoot_ = true;
+        std::string p = layout_.libraryPath(g.source);
+        if (byPath_.count(p)) roots.insert(p);
+      }
   }
   // The packer runs for every packed variant: whatever it imports ships too.
   for (const auto& [name, mod] : byName_)

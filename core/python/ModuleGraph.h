@@ -96,8 +96,10 @@ class ModuleGraph {
   const std::set<SymbolRef>& reach(const std::string& path, const std::string& symbol) const;
   // Modules a module imports, transitively (itself and the packages each import executes included).
   std::set<std::string> importClosure(const std::string& path) const;
-  // The modules reached from every launch of every descriptor (multi-launch sources included)
-  // and from the packer (hkp_pack). True for every path when the tree ships no descriptor.
+  // The modules reached from every launch of every descriptor (multi-launch sources included),
+  // from every rocke source a generator config names (its packs' descriptors are generated from
+  // it) and from the packer (hkp_pack). True for every path when the tree ships no descriptor
+  // and has no generator config.
   bool inShippedClosure(const std::string& path) const;
   const std::set<std::string>& shippedClosure() const;
 

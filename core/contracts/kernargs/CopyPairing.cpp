@@ -298,6 +298,9 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   std::vector<KernargsPair> out;
   std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with
   std::map<std::string, BuilderRef> builderByKey;
+  // C++ file -> the declaring file of the pairing that set builderOfFile ("" by names): a copy
+  // paired through the file (a pin through its pack's name) depends on it too.
+  std::map<std::string, std::string> declarationOfFile;
   std::vector<KernargsPair> pendingByFileName;
 
   for (const auto& [path, f] : facts.files) {
@@ -437,6 +440,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       if (p.builder && (named || !p.declaration.empty())) {
         builderOfFile.emplace(path, p.builder->key());
         builderByKey.emplace(p.builder->key(), *p.builder);
+        declarationOfFile.emplace(path, p.declaration);
       }
       if (p.builder && p.declared) {
         builderOfFile.emplace(path, p.builder->key());
@@ -450,12 +454,15 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   // (Test<Name>Signature.cpp <-> <Name>Native.cpp), or with the builder the same file's named
   // lists paired with.
   std::map<std::string, std::string> keyByNativeStem;  // "Gfx950FooNative" -> the key of its file's builder
-  for (const auto& [file, key] : builderOfFile) keyByNativeStem.emplace(stem(file), key);  // the first file wins
+  std::map<std::string, std::string> fileByNativeStem;
+  for (const auto& [file, key] : builderOfFile)  // the first file wins
+    if (keyByNativeStem.emplace(stem(file), key).second) fileByNativeStem.emplace(stem(file), file);
   for (auto& p : pendingByFileName) {
     std::optional<BuilderRef> b;
     if (auto it = builderOfFile.find(p.copy.path); it != builderOfFile.end()) {
       b = builderByKey.at(it->second);
       p.pairedBy = "the builder of the file's other lists";
+      p.declaration = declarationOfFile[p.copy.path];
     }
     if (!b) {
       std::string s = stem(p.copy.path);
@@ -466,7 +473,10 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           name = name.substr(0, name.size() - std::strlen(suffix));
           break;
         }
-      if (auto it = keyByNativeStem.find(name + "Native"); it != keyByNativeStem.end()) b = builderByKey.at(it->second);
+      if (auto it = keyByNativeStem.find(name + "Native"); it != keyByNativeStem.end()) {
+        b = builderByKey.at(it->second);
+        p.declaration = declarationOfFile[fileByNativeStem.at(name + "Native")];
+      }
       if (b) {
         p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
         p.pairedBy = absl::StrCat("file name convention (", name, "Native.cpp)");
