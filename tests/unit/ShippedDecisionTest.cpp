@@ -118,3 +118,42 @@ TEST(ShippedDecision, ADescriptorCopysOwnSpecIsItsVariant) {
 
 }  // namespace
 }  // namespace impact
+
+namespace impact {
+namespace {
+
+// A conditional copy (a SignatureBuilder restatement) whose guard differs from the builder's:
+// not settled statically, settled by the shipped variants.
+CppArgList conditionalCopy() {
+  CppArgList l = copy({ptr("q_ptr"), ptr("o_ptr"), i32("n"), when(ptr("sink_ptr"), "spec.use_alibi")});
+  return l;
+}
+
+TEST(ShippedDecision, AConditionalCopyUnderAnotherGuardIsSettledByTheVariants) {
+  EXPECT_EQ(compareCopy(sinkBuilder(), conditionalCopy()).outcome, Comparison::Outcome::AgreeWithoutConditional);
+  ShippedSet off;
+  off.from = "KDP a.kdp.json";
+  off.variants = {{"v1", {{"use_sinks", "false"}, {"use_alibi", "false"}}},
+                  {"v2", {{"use_sinks", "false"}, {"use_alibi", "false"}}}};
+  Comparison agree = compareCopy(sinkBuilder(), conditionalCopy(), &off);
+  EXPECT_EQ(agree.outcome, Comparison::Outcome::Agree) << agree.message;
+  EXPECT_NE(agree.shippedNote.find("differ only under guards no shipped variant takes (2, from KDP a.kdp.json)"),
+            std::string::npos)
+      << agree.shippedNote;
+  ShippedSet on = off;
+  on.variants.push_back({"v3", {{"use_sinks", "true"}, {"use_alibi", "false"}}});
+  Comparison mismatch = compareCopy(sinkBuilder(), conditionalCopy(), &on);
+  EXPECT_EQ(mismatch.outcome, Comparison::Outcome::Disagree);
+  EXPECT_NE(mismatch.message.find("for 1 of 3 shipped variants (v3; KDP a.kdp.json)"), std::string::npos)
+      << mismatch.message;
+  ShippedSet silent = off;
+  silent.variants.push_back({"v4", {{"use_sinks", "false"}}});
+  Comparison open = compareCopy(sinkBuilder(), conditionalCopy(), &silent);
+  EXPECT_EQ(open.outcome, Comparison::Outcome::AgreeWithoutConditional);
+  EXPECT_NE(open.message.find("not settled by the shipped variants: the guards are not decided by the spec of 1 of 3 (v4)"),
+            std::string::npos)
+      << open.message;
+}
+
+}  // namespace
+}  // namespace impact

@@ -54,7 +54,77 @@ void mapPairs(Comparison& c, const Diff& d, const std::vector<int>& bIdx, const 
 }
 }  // namespace
 
-std::optional<Comparison> compareConditionalCopy(const PyAbi& abi, const CppArgList& copy) {
+namespace {
+// The lists each side declares under one assignment of the atoms.
+void declaredUnder(const std::vector<KernelArg>& args, const std::vector<Guard>& guards,
+                   const std::vector<std::string>& keys, uint64_t bits, std::vector<KernelArg>& out) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (evalUnder(guards[i], keys, bits) == Truth::True) out.push_back(args[i]);
+}
+
+std::string someNames(const std::vector<std::string>& names) {
+  constexpr size_t kNamed = 3;
+  std::vector<std::string> shown(names.begin(), names.begin() + std::min(names.size(), kNamed));
+  std::string out = absl::StrJoin(shown, ", ");
+  if (names.size() > kNamed) absl::StrAppend(&out, " and ", names.size() - kNamed, " more");
+  return out;
+}
+
+// The sides differ only where their guards differ: the shipped variants, where known, settle it.
+void settleByShipped(Comparison& c, const PyAbi& abi, const CppArgList& copy, const Side& bs, const Side& cs,
+                     const std::vector<std::string>& keys, const ShippedSet& shipped) {
+  std::vector<std::string> differ, undecided;
+  std::string firstDiff;
+  size_t building = 0;
+  for (const ShippedVariant& v : shipped.variants) {
+    std::map<std::string, Truth> vals;
+    atomsAgainstSpec(abi.when, v.spec, vals);
+    for (const Guard& g : bs.guards) atomsAgainstSpec(g, v.spec, vals);
+    for (const Guard& g : cs.guards) atomsAgainstSpec(g, v.spec, vals);
+    uint64_t bits = 0;
+    bool known = true;
+    for (size_t i = 0; i < keys.size() && known; ++i) {
+      auto it = vals.find(keys[i]);
+      if (it == vals.end() || it->second == Truth::Unknown) known = false;
+      else if (it->second == Truth::True) bits |= uint64_t(1) << i;
+    }
+    if (!known) {
+      undecided.push_back(v.name);
+      continue;
+    }
+    if (evalUnder(abi.when, keys, bits) != Truth::True) continue;
+    ++building;
+    std::vector<KernelArg> bl, cl;
+    declaredUnder(abi.args, bs.guards, keys, bits, bl);
+    declaredUnder(copy.args, cs.guards, keys, bits, cl);
+    Diff d = diffLists(bl, cl, false);
+    if (d.parts.empty()) continue;
+    if (differ.empty()) firstDiff = joinDiff(d);
+    differ.push_back(v.name);
+  }
+  if (!differ.empty()) {
+    c.outcome = Comparison::Outcome::Disagree;
+    c.distance = 1;
+    c.message = absl::StrCat("copy and builder declare different conditional arguments for ", differ.size(), " of ",
+                             shipped.variants.size(), " shipped variants (", someNames(differ), "; ", shipped.from,
+                             "): ", firstDiff);
+  } else if (undecided.empty() && building > 0 && shipped.incomplete.empty()) {
+    c.outcome = Comparison::Outcome::Agree;
+    c.shippedNote = absl::StrCat("copy and builder differ only under guards no shipped variant takes (", building,
+                                 ", from ", shipped.from, ")");
+    c.message.clear();
+  } else {
+    c.message += absl::StrCat("; not settled by the shipped variants: ",
+                              !undecided.empty() ? absl::StrCat("the guards are not decided by the spec of ",
+                                                                undecided.size(), " of ", shipped.variants.size(), " (",
+                                                                someNames(undecided), ")")
+                              : building == 0   ? std::string("none of them builds this list")
+                                                : shipped.incomplete);
+  }
+}
+}  // namespace
+
+std::optional<Comparison> compareConditionalCopy(const PyAbi& abi, const CppArgList& copy, const ShippedSet* shipped) {
   bool conditional = std::any_of(copy.args.begin(), copy.args.end(), [](const KernelArg& a) { return a.conditional; });
   if (!conditional || !copy.named || copy.form == CppArgList::Form::Launch) return std::nullopt;
   // A condition stated only as text (a C++ copy's `if (...)`) has no structure to compare with.
@@ -177,6 +247,7 @@ std::optional<Comparison> compareConditionalCopy(const PyAbi& abi, const CppArgL
   c.message = absl::StrCat("copy and builder declare different conditional arguments when ",
                            describe(keys, free, firstBits), ": ", joinDiff(firstDiff),
                            " (their guards differ; not settled statically)");
+  if (shipped && !shipped->variants.empty() && copy.spec.empty()) settleByShipped(c, abi, copy, bs, cs, keys, *shipped);
   return c;
 }
 

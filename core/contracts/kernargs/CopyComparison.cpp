@@ -92,7 +92,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
     c.notCompared = notComparedParts(abi, copy, -1);
     // Guards on both sides (a complete list): compared per assignment (ConditionalCopies.cpp).
     std::optional<Comparison> guarded =
-        c.notCompared.empty() ? compareConditionalCopy(abi, copy) : std::optional<Comparison>{};
+        c.notCompared.empty() ? compareConditionalCopy(abi, copy, shipped) : std::optional<Comparison>{};
     if (guarded) {
       guarded->unresolved = std::move(c.unresolved);
       c = std::move(*guarded);
