@@ -59,11 +59,23 @@ ShippedIndex shippedVariants(const TreeFacts& facts, const Layout& layout) {
 }
 
 std::shared_ptr<const ShippedSet> shippedFor(const ShippedIndex& index, const std::string& module,
-                                             const std::string& builder) {
+                                             const std::string& builder, bool restatement) {
   if (auto it = index.find(module + "|" + builder); it != index.end()) return it->second;
   if (auto dot = builder.rfind('.'); dot != std::string::npos)
     if (auto it = index.find(module + "|" + builder.substr(dot + 1)); it != index.end()) return it->second;
-  return nullptr;
+  if (!restatement) return nullptr;
+  std::vector<std::shared_ptr<const ShippedSet>> sets;
+  for (auto it = index.lower_bound(module + "|"); it != index.end() && it->first.starts_with(module + "|"); ++it)
+    sets.push_back(it->second);
+  if (sets.size() <= 1) return sets.empty() ? nullptr : sets[0];
+  auto merged = std::make_shared<ShippedSet>();
+  for (const auto& s : sets) {
+    merged->variants.insert(merged->variants.end(), s->variants.begin(), s->variants.end());
+    merged->from += (merged->from.empty() ? "" : ", ") + s->from;
+    merged->files.insert(merged->files.end(), s->files.begin(), s->files.end());
+    if (merged->incomplete.empty()) merged->incomplete = s->incomplete;
+  }
+  return merged;
 }
 
 }  // namespace impact

@@ -34,7 +34,9 @@ using ShippedIndex = std::map<std::string, std::shared_ptr<const ShippedSet>>;
 ShippedIndex shippedVariants(const TreeFacts& facts, const Layout& layout);
 
 // The set of a builder (module path, its name in the facts: "build_x" or "Class.build_x"), or null.
+// `restatement`: the builder is a SignatureBuilder restatement (`rms_norm_signature`), which no
+// declaration names: the sets of its module's builders (the kernel it states is theirs).
 std::shared_ptr<const ShippedSet> shippedFor(const ShippedIndex& index, const std::string& module,
-                                             const std::string& builder);
+                                             const std::string& builder, bool restatement = false);
 
 }  // namespace impact

@@ -530,7 +530,9 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
   }
   // The shipped variants of each pair's builder (they decide conditional arguments, R2.2).
   for (auto& p : out)
-    if (p.builder) p.shipped = shippedFor(shipped, p.builder->path, p.builder->builder->name);
+    if (p.builder)
+      p.shipped = shippedFor(shipped, p.builder->path, p.builder->builder->name,
+                             p.builder->builder->style == PyBuilder::Style::SignatureBuilder);
   return out;
 }
 
