@@ -1,7 +1,9 @@
 // Reusing the pairing of the last analysis after an edit that cannot change it. Pairing reads
 // only names (builders, their lists' argument names and conditions, copies' names, forms,
-// symbols, hints, specs) and the manifests; an edit that leaves a file's names alone (a body
-// edit, a type change, a comment) keeps every pair, whose pointers then move to the new facts.
+// symbols, hints, specs) and the declarations (manifests, generator configs, descriptors'
+// launches, specs and dispatch ids, C++ symbol strings, pack-table entries and `register…`
+// functions); an edit that leaves a file's names alone (a body edit, a type change, a comment)
+// keeps every pair, whose pointers then move to the new facts.
 #pragma once
 
 #include <optional>
