@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "contracts/Kernargs.h"
+#include "contracts/PairingReuse.h"
 #include "contracts/kernargs/PackDeclarations.h"
 #include "extract/Extract.h"
 
@@ -279,6 +280,30 @@ TEST(PairingDeclarations, NameMatchingSaysItPairedByArgumentNames) {
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].pairedBy, "argument names");
   EXPECT_TRUE(pairs[0].declaration.empty());
+}
+
+// An editor's keystroke reuses the pairing only when no declaration it reads changed.
+TEST(PairingDeclarations, ADeclarationEditRePairsAndABodyEditDoesNot) {
+  Tree t;
+  t.add(kLib + "kernels/gfx1151/fmha.py", FileKind::Python).builders = {builder("build_fmha", abc())};
+  t.config("w", "hipkernel:W", "kernels/gfx1151/fmha.py", "build_fmha", {{"w.a", {{"use_sinks", "false"}}}});
+  FileFacts& pack = t.add(kPacks + "WNative.cpp", FileKind::Cpp);
+  pack.module.defs = {function("registerWSymbols")};
+  pack.lists = {launch(3)};
+  const auto pairs = pairKernargs(t.facts, Layout{});
+  ASSERT_EQ(pairs.size(), 1u);
+  auto edited = [&](const std::string& path, auto&& edit) {
+    TreeFacts now = t.facts;
+    auto f = std::make_shared<FileFacts>(*t.facts.find(path));
+    edit(*f);
+    now.files[path] = f;
+    return reusePairs(pairs, t.facts, now, {path}).has_value();
+  };
+  EXPECT_TRUE(edited(kPacks + "WNative.cpp", [](FileFacts& f) { f.fingerprint += 1; })) << "a body edit";
+  EXPECT_FALSE(edited(kConfigs + "w.yaml", [](FileFacts& f) { f.generator->sources[0].variants[0].spec["use_sinks"] = "true"; }))
+      << "a generator config decides pairs and shipped variants";
+  EXPECT_FALSE(edited(kPacks + "WNative.cpp", [](FileFacts& f) { f.module.defs[0].name = "registerOtherSymbols"; }))
+      << "the registration names the pack";
 }
 
 // The pack table, as C++: a brace entry naming an engine and taking a function's address.
