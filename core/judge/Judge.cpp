@@ -52,8 +52,11 @@ bool isSurfaceFile(const FileFacts* f, const Layout& layout) {
     case FileKind::Cpp: return !f->lists.empty();
     case FileKind::Manifest: return true;
     case FileKind::Descriptor: return true;
-    // A YAML file of a configs folder is a generator config when it lists packs (or cannot be read).
-    case FileKind::GeneratorConfig: return !f->ok || (f->generator && !f->generator->sources.empty());
+    // A YAML file of a configs folder is on the surface when it names a rocKE builder (or cannot
+    // be read): a config of HIP or embedded sources only, or a sweep file, is not.
+    case FileKind::GeneratorConfig:
+      return !f->ok || (f->generator && std::any_of(f->generator->sources.begin(), f->generator->sources.end(),
+                                                     [](const GeneratorSource& s) { return s.namesBuilder(); }));
     case FileKind::Other: return false;
   }
   return false;

@@ -243,6 +243,10 @@ struct GeneratorSource {
   std::vector<std::string> arch;
   std::vector<GeneratorVariant> variants;
   std::string incomplete;       // "" when every variant it generates is listed; else why not
+  // A rocKE builder: a source and a builder, of kind rocke (or the legacy rocke_builder, or unstated).
+  bool namesBuilder() const {
+    return !source.empty() && !builder.empty() && (kind.empty() || kind == "rocke" || kind == "rocke_builder");
+  }
   bool operator==(const GeneratorSource&) const = default;
 };
 

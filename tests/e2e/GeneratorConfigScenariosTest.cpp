@@ -348,3 +348,34 @@ TEST(GeneratorConfigScenarios, ABodyEditOfABuilderOnlyAConfigShipsNeedsADeviceRu
 
 }  // namespace
 }  // namespace impact::testing
+
+namespace impact::testing {
+namespace {
+
+// A config whose packs build no rocKE kernel (embedded HIP sources, as the real scale_add.yaml
+// example) is not on the surface: editing it asks for no device run.
+TEST(GeneratorConfigScenarios, AConfigOfNonRockeSourcesOnlyIsNotOnTheSurface) {
+  const std::string path = "projects/hipdnn/tools/IngestorGenerator/configs/scale_mul.yaml";
+  MonorepoFixture repo;
+  repo.write(path, R"(engine: {name: hipkernel:ScaleMul}
+kernel_source_kind: embedded_source
+packs:
+  - name: scale_mul
+    arch: [gfx942]
+    kernels:
+      - name: scale_mul.f32_block64
+        kernel_source: {kind: embedded_source, source_file: ScaleMul.cpp, entry_point: ScaleMul}
+        metadata: {block_size: 64}
+)");
+  repo.commit("scale_mul");
+  repo.git("branch -f main HEAD");
+  repo.replace(path, "block_size: 64", "block_size: 128");
+  repo.commit("edit");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(rowsWith(r.out, {"generator-config"}).empty()) << r.out;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: N/A") << r.out;
+}
+
+}  // namespace
+}  // namespace impact::testing

@@ -128,8 +128,7 @@ std::map<std::string, std::vector<PackDeclaration>> packDeclarations(const TreeF
     if (!f || !f->generator) continue;
     std::map<std::string, PackDeclaration> byEngine;
     for (const GeneratorSource& s : f->generator->sources) {
-      if (s.engine.empty() || s.source.empty() || s.builder.empty()) continue;
-      if (!s.kind.empty() && s.kind != "rocke" && s.kind != "rocke_builder") continue;
+      if (s.engine.empty() || !s.namesBuilder()) continue;
       if (!packOfEngine.count(s.engine) && !unresolved.count(s.engine)) {
         if (auto p = enginePackFile(facts, layout, s.engine)) packOfEngine.emplace(s.engine, *p);
         else unresolved.insert(s.engine);
