@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "EmitCommand.h"
+#include "cli/CheckCommand.h"
 #include "analysis/Analysis.h"
 #include "cache/DiskCache.h"
 #include "cli/Paths.h"
@@ -26,6 +27,7 @@ constexpr const char* kUsage = R"HELP(usage: impact report --repo DIR --base REV
                      [--geometry] [--cache DIR | --no-cache] [--stats]
        impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N] [--shard K/N]  (impact emit --help)
        impact emit --merge SHARD.json... [--out FILE]
+       impact check [--repo DIR] [--head REV] [--format text|json] [PATH...]  (impact check --help)
        impact facts FILE [--as PATH]
        impact --help | --version
 
@@ -102,6 +104,9 @@ Contracts (see docs/contracts.md):
 Last line: Runtime impact: BREAKS | NEEDS-DEVICE <archs> | NONE | N/A, then
 "; BUILD, DEPS left to their lanes" when such rows exist.
 
+impact check prints what impactd understood of the tree: every builder with its arguments, every
+copy with what paired it, every "not read / not compared" with why; exit 1 when any is left.
+
 impact facts FILE prints, as JSON, the builders and argument lists impactd reads in one file
 (--as: the repository path to classify it by, when FILE lies elsewhere).
 
@@ -143,6 +148,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args[0] == "emit") return impact::cli::emitCommand({args.begin() + 1, args.end()});
+  if (args[0] == "check") return impact::cli::checkCommand({args.begin() + 1, args.end()});
   if (args[0] != "report") return usage("unknown command '" + args[0] + "'");
 
   impact::ReportRequest req;

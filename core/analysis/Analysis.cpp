@@ -1,5 +1,7 @@
 #include "analysis/Analysis.h"
 
+#include "contracts/Accounting.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -321,6 +323,10 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
       rep.notes.insert(rep.notes.end(), notes->begin(), notes->end());
   }
   rep.rollup = rollUp(rep.rows);
+  {
+    Accounting acc = account(headFacts, layout, headDerived->pairs, headDerived->unpaired, /*compare=*/false);
+    rep.coverage = {true, acc.copiesCompared, acc.copiesTotal, acc.buildersRead, acc.buildersTotal};
+  }
   size_t pre = 0;
   for (const auto& r : rep.rows)
     if (r.status == Status::Mismatch && r.preexisting) ++pre;

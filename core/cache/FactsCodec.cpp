@@ -136,6 +136,7 @@ class Reader {
 
 // model/Facts.h
 IMPACT_CODEC(SourceRange, line, col, endLine, endCol)
+IMPACT_CODEC(SetAside, range, what, why)
 IMPACT_CODEC(GuardNode, op, text, kids)
 IMPACT_CODEC(Guard, nodes, root)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
@@ -181,10 +182,10 @@ IMPACT_CODEC(PyModuleFacts, defs, imports, moduleRefs)
 template <typename Ar>
 void factsFields(Ar& ar, FileFacts& f) {
   auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, generator, module, symbols, nameLists,
-         nameArrays] = f;
+         nameArrays, setAside] = f;
   (void)path;
   ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, generator, module, symbols, nameLists,
-         nameArrays);
+         nameArrays, setAside);
 }
 
 void encodeFactsInto(const FileFacts& f, std::string& out) {

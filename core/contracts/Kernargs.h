@@ -45,8 +45,10 @@ struct KernargsPair {
 };
 
 // Pairs every copy in the tree with its builder (R2.3). Copies that pair with nothing and
-// are not declared in a manifest are left out.
-std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout);
+// are not declared in a manifest are left out of the result; `unpaired`, when given, gets them,
+// each with a note saying why (the accounting of impact check and the report's coverage line).
+std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout,
+                                       std::vector<KernargsPair>* unpaired = nullptr);
 
 struct Comparison {
   enum class Outcome { Agree, AgreeWithoutConditional, Disagree };

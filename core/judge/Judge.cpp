@@ -83,7 +83,7 @@ std::shared_ptr<const Derived> Derived::of(std::shared_ptr<const TreeFacts> fact
   auto d = std::make_shared<Derived>();
   d->facts = std::move(facts);
   d->layout = layout;
-  d->pairs = pairKernargs(*d->facts, d->layout);
+  d->pairs = pairKernargs(*d->facts, d->layout, &d->unpaired);
   d->graph = std::make_unique<ModuleGraph>(*d->facts, d->layout);
   d->archs = std::make_unique<ArchIndex>(*d->facts, d->layout, *d->graph);
   return d;

@@ -28,6 +28,7 @@ struct Derived {
   std::shared_ptr<const TreeFacts> facts;
   Layout layout;
   std::vector<KernargsPair> pairs;
+  std::vector<KernargsPair> unpaired;  // copies that pair with nothing, with why (accounting)
   std::unique_ptr<ModuleGraph> graph;
   std::unique_ptr<ArchIndex> archs;
   static std::shared_ptr<const Derived> of(std::shared_ptr<const TreeFacts> facts, const Layout& layout);

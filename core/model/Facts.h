@@ -259,6 +259,15 @@ struct GeneratorConfig {
 
 enum class FileKind { Python, Cpp, Manifest, Descriptor, GeneratorConfig, Other };
 
+// What a file states that looks like a copy and is not compared, with why (accounting, issue 26
+// item 3): a list a test case builds as its own value while the file pins the ABI elsewhere.
+struct SetAside {
+  SourceRange range;
+  std::string what;  // "KernelArgument list `transposed` in Suite.Case"
+  std::string why;
+  bool operator==(const SetAside&) const = default;
+};
+
 struct FileFacts {
   std::string path;
   FileKind kind = FileKind::Other;
@@ -277,6 +286,7 @@ struct FileFacts {
   // C++ files: arrays of string literals (`constexpr std::array<std::string_view, 39> NAMES{...}`,
   // `const char* NAMES[]`), CppArgList::Form::Names: names only, in order (extract/cpp/NamesArrays).
   std::vector<CppArgList> nameArrays;
+  std::vector<SetAside> setAside;       // C++ files: lists read and deliberately not copies
   bool operator==(const FileFacts&) const = default;
 };
 

@@ -51,6 +51,12 @@ struct Report {
   Rollup rollup;
   std::vector<std::string> notes;
   std::string packTime;     // "Pack-time: CLEAN | NEW n, FIRST-SHIPPED m" (R5); "" without an emit document
+  // What the head's accounting counted (contracts/Accounting.h): the coverage line. `known` is
+  // false when the report was made without it.
+  struct Coverage {
+    bool known = false;
+    size_t copiesCompared = 0, copiesTotal = 0, buildersRead = 0, buildersTotal = 0;
+  } coverage;
 };
 
 // SPEC R3.3: BREAKS if any mismatch the change brings; else NEEDS-DEVICE with the archs of the

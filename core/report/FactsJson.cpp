@@ -54,6 +54,9 @@ std::string renderFactsJson(const FileFacts& f) {
                        {"line", l.range.line + 1},
                        {"args", args(l.args)}});
   if (!lists.empty()) j["lists"] = lists;
+  nlohmann::json setAside = nlohmann::json::array();
+  for (const auto& a : f.setAside) setAside.push_back({{"what", a.what}, {"why", a.why}, {"line", a.range.line + 1}});
+  if (!setAside.empty()) j["not_copies"] = setAside;
   nlohmann::json nameLists = nlohmann::json::array();
   for (const auto& l : f.nameLists) {
     nlohmann::json e = {{"function", l.function}, {"line", l.range.line + 1}, {"evaluated", l.evaluated}};

@@ -65,6 +65,14 @@ std::string renderText(const Report& r, const TextStyle& style) {
       absl::StrAppend(&out, "  [device: ", absl::StrJoin(row.archs, ", "), "]");
     out += "\n";
   }
+  // A change that touched nothing analysed (no row, N/A) needs no coverage; the JSON has it always.
+  if (r.coverage.known && !r.rows.empty())
+    absl::StrAppend(&out, "Coverage: copies compared ", r.coverage.copiesCompared, " of ", r.coverage.copiesTotal,
+                    "; builders read ", r.coverage.buildersRead, " of ", r.coverage.buildersTotal,
+                    r.coverage.copiesCompared < r.coverage.copiesTotal || r.coverage.buildersRead < r.coverage.buildersTotal
+                        ? " (impact check says what and why)"
+                        : "",
+                    "\n");
   for (const auto& n : r.notes) absl::StrAppend(&out, "note: ", n, "\n");
   if (!r.packTime.empty()) absl::StrAppend(&out, r.packTime, "\n");
   if (style.summary) absl::StrAppend(&out, summaryLine(r), "\n");
@@ -101,6 +109,11 @@ std::string renderJson(const Report& r) {
                       {"rows", rows},
                       {"notes", r.notes}};
   if (!r.packTime.empty()) j["pack_time"] = r.packTime;
+  if (r.coverage.known)
+    j["coverage"] = {{"copies_compared", r.coverage.copiesCompared},
+                     {"copies_total", r.coverage.copiesTotal},
+                     {"builders_read", r.coverage.buildersRead},
+                     {"builders_total", r.coverage.buildersTotal}};
   return j.dump(2) + "\n";
 }
 

@@ -3,6 +3,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
+#include <set>
+
 namespace impact::server {
 
 namespace {
@@ -54,6 +56,31 @@ std::map<std::string, std::vector<FileDiag>> diagnosticsByFile(const std::vector
     }
   }
   return out;
+}
+
+void addNotCompared(const TreeFacts& head, const std::vector<KernargsPair>& pairs, const std::vector<std::string>& paths,
+                    std::map<std::string, std::vector<FileDiag>>& byFile) {
+  std::set<const CppArgList*> paired;
+  for (const auto& p : pairs) paired.insert(p.copy.list);
+  for (const std::string& path : paths) {
+    const FileFacts* f = head.find(path);
+    if (!f) continue;
+    for (const auto& l : f->lists) {
+      if (paired.count(&l)) continue;
+      const char* what = l.form == CppArgList::Form::Launch      ? "launch call"
+                         : l.form == CppArgList::Form::NameKeyed ? "name-keyed check"
+                                                                 : "argument list";
+      FileDiag d;
+      d.range = l.range;
+      d.severity = Severity::Information;
+      d.code = "kernargs";
+      d.status = "not-compared";
+      d.message = absl::StrCat("not compared: this ", what, l.symbol.empty() ? "" : " in " + l.symbol,
+                               " pairs with no builder (no profile, KDP or generator config names it, and no builder "
+                               "shares its names); `impact check` says why");
+      byFile[path].push_back(std::move(d));
+    }
+  }
 }
 
 }  // namespace impact::server

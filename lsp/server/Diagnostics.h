@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/TreeFacts.h"
+#include "contracts/Kernargs.h"
 #include "model/Report.h"
 #include "server/Types.h"
 
@@ -28,5 +30,12 @@ struct FileDiag {
 };
 
 std::map<std::string, std::vector<FileDiag>> diagnosticsByFile(const std::vector<Row>& rows);
+
+// Accounting in the editor (issue 26 item 3): in each of `paths` (the open documents), a list,
+// launch call or name-keyed check that pairs with no builder is an Information diagnostic "not
+// compared: ..." on the copy (`impact check` says the whole why). Lists set aside as no copy
+// (a test's negative case) get none.
+void addNotCompared(const TreeFacts& head, const std::vector<KernargsPair>& pairs, const std::vector<std::string>& paths,
+                    std::map<std::string, std::vector<FileDiag>>& byFile);
 
 }  // namespace impact::server

@@ -235,6 +235,11 @@ struct ImpactServer::Impl {
       if (geometryApplies) rows = &withGeometry;
     }
     auto byFile = diagnosticsByFile(*rows);
+    {
+      std::vector<std::string> open;
+      for (const auto& [path, doc] : docs) open.push_back(path);
+      if (st->baseDerived) addNotCompared(st->headFacts, st->headPairs, open, byFile);
+    }
     if (geometryApplies) addGeometryRelated(*geometry->document(), byFile);
     if (emitFold.applies)
       addEmitDiagnostics(*emitter->document(), st->headFacts, emitFold.folded, opts.emitterHints, byFile);

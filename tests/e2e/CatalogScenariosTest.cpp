@@ -100,7 +100,7 @@ std::vector<std::string> rows(const std::string& out) {
   std::istringstream in(out);
   std::string s;
   while (std::getline(in, s))
-    if (!s.empty() && !s.starts_with("note:") && !s.starts_with("Runtime impact:")) r.push_back(s);
+    if (!s.empty() && !s.starts_with("note:") && !s.starts_with("Coverage:") && !s.starts_with("Runtime impact:")) r.push_back(s);
   return r;
 }
 

@@ -82,6 +82,16 @@ TEST(TestGfx950AttentionDenseSignature, RefusesAnExtraTrailingArgument)
     EXPECT_FALSE(signature.empty());
 }
 
+TEST(TestGfx950AttentionDenseSignature, RefusesBuffersAndScalarsTransposed)
+{
+    // The negative case: the same eight entries, the by-value ones first.
+    const KernelArgument buffer{BUFFER_KIND, POINTER_BYTES, 0, ""};
+    const KernelArgument scalar{BY_VALUE_KIND, SCALAR_BYTES, 0, ""};
+    const std::vector<KernelArgument> transposed{
+        scalar, scalar, scalar, scalar, buffer, buffer, buffer, buffer};
+    EXPECT_EQ(transposed.size(), 8U);
+}
+
 } // namespace hip_kernel_provider::kernel_ingestor_engine::testing
 )CPP";
 
@@ -120,6 +130,47 @@ TEST(NamedElementPin, BuilderGainingArgumentsIsAMismatchOnThePinOfNamedLocals) {
   EXPECT_NE(pin[0].find("pythonAbi"), std::string::npos) << pin[0];
   EXPECT_NE(pin[0].find("copy has 8 arguments, builder has 11"), std::string::npos) << pin[0];
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+}
+
+// Issue 26 item 8 (the 12de7def regression): the list a test case builds to be refused is no
+// copy — no row, however the builder changes — and impact check shows it set aside with why.
+TEST(NamedElementPin, ANegativeCaseATestBuildsIsNotACopy) {
+  NamedPinRepo repo;
+  repo.addSlidingWindowToBuilder();
+  repo.addSlidingWindowToPack();
+  repo.commit("sliding window");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  int negative = repo.lineOf(M::kAttentionPin, "const std::vector<KernelArgument> transposed{");
+  EXPECT_TRUE(rowsWith(r.out, {std::string(M::kAttentionPin) + ":" + std::to_string(negative)}).empty()) << r.out;
+  EXPECT_TRUE(rowsWith(r.out, {std::string(M::kAttentionPin) + ":" + std::to_string(negative + 1)}).empty()) << r.out;
+  RunResult facts = impact("facts " + shellQuote(repo.dir() + "/" + M::kAttentionPin));
+  ASSERT_EQ(facts.exitCode, 0) << facts.err;
+  EXPECT_NE(facts.out.find("\"not_copies\""), std::string::npos) << facts.out;
+  EXPECT_NE(facts.out.find("`transposed` in test case TestGfx950AttentionDenseSignature.RefusesBuffersAndScalarsTransposed"),
+            std::string::npos)
+      << facts.out;
+  RunResult check = impact("check --no-cache --repo " + shellQuote(repo.dir()) + " " + M::kAttentionPin);
+  EXPECT_NE(check.out.find("not copies:"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("the file pins the ABI in pythonAbi"), std::string::npos) << check.out;
+}
+
+// A test file whose every list sits in a test case pins there: its lists stay copies.
+TEST(NamedElementPin, ListsOnlyInTestCasesStayCopies) {
+  NamedPinRepo repo;
+  std::string text = kPinText;
+  // Move the pin into a test case: no list outside test cases is left.
+  size_t from = text.find("std::vector<KernelArgument> pythonAbi()");
+  size_t to = text.find("} // namespace\n", from);
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  text.erase(from, to - from);
+  repo.write(M::kAttentionPin, text);
+  repo.commit("only the negative case is left");
+  RunResult facts = impact("facts " + shellQuote(repo.dir() + "/" + M::kAttentionPin));
+  ASSERT_EQ(facts.exitCode, 0) << facts.err;
+  EXPECT_EQ(facts.out.find("\"not_copies\""), std::string::npos) << facts.out;
+  EXPECT_NE(facts.out.find("\"variable\": \"transposed\""), std::string::npos) << facts.out;
 }
 
 TEST(NamedElementPin, ALocalWidenedInThePinIsAMismatch) {

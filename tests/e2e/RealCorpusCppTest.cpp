@@ -47,7 +47,7 @@ std::vector<PrintedRow> rowsOf(const std::string& out) {
   std::istringstream in(out);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.empty() || line.starts_with("note:") || line.starts_with("Runtime impact:")) continue;
+    if (line.empty() || line.starts_with("note:") || line.starts_with("Coverage:") || line.starts_with("Runtime impact:")) continue;
     std::vector<std::string> f;
     for (size_t from = 0;;) {
       size_t at = line.find("  ", from);

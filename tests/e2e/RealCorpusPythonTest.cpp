@@ -38,7 +38,7 @@ Rows rowSet(const std::string& out) {
     return s;
   };
   while (std::getline(in, line)) {
-    if (line.starts_with("note:") || line.starts_with("Runtime impact:") || line.empty()) continue;
+    if (line.starts_with("note:") || line.starts_with("Coverage:") || line.starts_with("Runtime impact:") || line.empty()) continue;
     std::vector<std::string> f;
     for (size_t at = 0;;) {
       size_t next = line.find("  ", at);

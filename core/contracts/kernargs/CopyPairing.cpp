@@ -246,7 +246,13 @@ bool pairThroughPack(const std::vector<PackDeclaration>& decls, const FindBuilde
 
 }  // namespace
 
-std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout) {
+std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout, std::vector<KernargsPair>* unpaired) {
+  // What pairs with nothing is said, never dropped (accounting): `unpaired`, with why.
+  auto leave = [&](KernargsPair&& p, std::string why) {
+    if (!unpaired) return;
+    if (p.note.empty()) p.note = std::move(why);
+    unpaired->push_back(std::move(p));
+  };
   // Builders by module.
   std::map<std::string, std::vector<BuilderRef>> byModule;
   std::vector<BuilderRef> all;
@@ -322,6 +328,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           p.pairedBy = "argument names (a name-keyed check)";
         }
         if (p.builder) out.push_back(std::move(p));
+        else leave(std::move(p), "pairs with no builder: no declaration names this pack, and no builder declares the names it checks");
         continue;
       }
 
@@ -430,7 +437,10 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           p.note = absl::StrJoin(missing, "; ");  // a declaration names a builder the tree lacks
           out.push_back(std::move(p));
           continue;
-        } else continue;  // not a copy of any known builder
+        } else {  // not a copy of any known builder
+          leave(std::move(p), "pairs with no builder: no profile, KDP or generator config names this file, and no builder shares its argument names");
+          continue;
+        }
         p.pairedBy = ownModule ? "argument names (a copy in the builder's own module)" : "argument names";
       } else {
         if (!missing.empty()) p.note = absl::StrJoin(missing, "; ");
@@ -523,6 +533,10 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     }
     if (!b) {
       if (!p.note.empty()) out.push_back(std::move(p));  // a declaration names a builder the tree lacks
+      else
+        leave(std::move(p), absl::StrCat("pairs with no builder: no profile, KDP or generator config names this file, its "
+                                         "file has no list that paired, and no <Name>Native.cpp nor module of its arch "
+                                         "matches its file name"));
       continue;
     }
     p.builder = b;

@@ -129,6 +129,11 @@ static bool isGtestMacro(std::string_view name) {
          name == "TYPED_TEST_P" || name == "GTEST_TEST" || name == "FRIEND_TEST";
 }
 
+bool isTestCase(const Ctx& c, TSNode def) {
+  TSNode fd = functionDeclarator(def);
+  return !isNull(fd) && isGtestMacro(noSpace(c.text(field(fd, "declarator"))));
+}
+
 std::string functionName(const Ctx& c, TSNode def) {
   TSNode fd = functionDeclarator(def);
   if (isNull(fd)) return "";

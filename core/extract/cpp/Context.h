@@ -90,6 +90,7 @@ void collect(Ctx& c);
 
 // Function names.
 TSNode functionDeclarator(TSNode def);
+bool isTestCase(const Ctx& c, TSNode def);            // a gtest TEST(...)/TEST_F(...) body
 std::string functionName(const Ctx& c, TSNode def);       // "Class::method", "Suite.Test" for gtest
 std::string_view functionHead(const Ctx& c, TSNode def);  // the text before the body
 std::string declaredName(const Ctx& c, TSNode declarator);

@@ -29,14 +29,14 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     cpp::Ctx c(tree);
     cpp::collect(c);
     std::vector<CppArgList> lists;
-    cpp::extractStatic(c, lists);
+    cpp::extractStatic(c, lists, out.setAside);
     cpp::extractLambdas(c, lists);
     cpp::extractLaunches(c, lists);
     cpp::extractNameKeyed(c, lists);
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
     for (auto& l : lists) out.lists.push_back(std::move(l));
-    cpp::extractNamesArrays(c, out.nameArrays);
+    cpp::extractNamesArrays(c, out.nameArrays, out.setAside);
     cpp::extractSymbols(c, out.symbols);
     cpp::extractEngineRegistrations(c, out.symbols.engineRegistrations);
   } catch (const std::exception& e) {

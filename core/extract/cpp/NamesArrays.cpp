@@ -1,5 +1,8 @@
 #include "extract/cpp/NamesArrays.h"
 
+#include <map>
+#include <set>
+
 namespace impact::cpp {
 
 namespace {
@@ -46,9 +49,72 @@ TSNode arrayName(const Ctx& c, TSNode declarator, std::string_view typeText) {
   return is(id, "identifier") || is(id, "field_identifier") ? id : TSNode{};
 }
 
+// Functions of the file that use a parameter as a key of a kernel's metadata
+// (`kernel.metadata.find(field)`, `.at`, `.count`, `.contains`): name -> those parameters' indices.
+std::map<std::string, std::set<size_t>> metadataKeyParams(const Ctx& c) {
+  std::map<std::string, std::set<size_t>> out;
+  for (const auto& fn : c.functions) {
+    TSNode fd = field(fn.node, "declarator");
+    while (!isNull(fd) && !is(fd, "function_declarator")) fd = field(fd, "declarator");
+    if (isNull(fd)) continue;
+    std::vector<std::string> params;
+    for (TSNode p : items(field(fd, "parameters"))) {
+      TSNode d = field(p, "declarator");
+      while (!isNull(d) && !is(d, "identifier")) d = field(d, "declarator");
+      params.push_back(isNull(d) ? "" : std::string(c.text(d)));
+    }
+    walk(field(fn.node, "body"), [&](TSNode n) {
+      if (!is(n, "call_expression")) return true;
+      TSNode callee = field(n, "function");
+      if (!is(callee, "field_expression")) return true;
+      std::string_view method = c.text(field(callee, "field"));
+      if (method != "find" && method != "at" && method != "count" && method != "contains") return true;
+      if (!noSpace(c.text(field(callee, "argument"))).ends_with("metadata")) return true;
+      auto args = items(field(n, "arguments"));
+      if (args.empty() || !is(args[0], "identifier")) return true;
+      for (size_t i = 0; i < params.size(); ++i)
+        if (params[i] == c.text(args[0])) out[lastComponent(c.text(field(fd, "declarator")))].insert(i);
+      return true;
+    });
+  }
+  return out;
+}
+
+// Does an element of the array `name` reach a metadata key: `f(kernel, NAME[i])` or, in
+// `for (auto x : NAME)`, `f(kernel, x)`, with f using that parameter as a metadata key?
+bool keysMetadata(const Ctx& c, const std::string& name, const std::map<std::string, std::set<size_t>>& keyed) {
+  if (keyed.empty()) return false;
+  std::set<std::string> loopVars;
+  walk(c.tree.root(), [&](TSNode n) {
+    if (is(n, "for_range_loop") && noSpace(c.text(field(n, "right"))) == name) {
+      TSNode d = field(n, "declarator");
+      while (!isNull(d) && !is(d, "identifier")) d = field(d, "declarator");
+      if (!isNull(d)) loopVars.insert(std::string(c.text(d)));
+    }
+    return true;
+  });
+  bool found = false;
+  walk(c.tree.root(), [&](TSNode n) {
+    if (found) return false;
+    if (!is(n, "call_expression")) return true;
+    auto it = keyed.find(lastComponent(c.text(field(n, "function"))));
+    if (it == keyed.end()) return true;
+    auto args = items(field(n, "arguments"));
+    for (size_t i : it->second) {
+      if (i >= args.size()) continue;
+      TSNode a = args[i];
+      if (is(a, "subscript_expression") && noSpace(c.text(field(a, "argument"))) == name) found = true;
+      if (is(a, "identifier") && loopVars.count(std::string(c.text(a)))) found = true;
+    }
+    return true;
+  });
+  return found;
+}
+
 }  // namespace
 
-void extractNamesArrays(const Ctx& c, std::vector<CppArgList>& out) {
+void extractNamesArrays(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAside>& setAside) {
+  const auto keyed = metadataKeyParams(c);
   walk(c.tree.root(), [&](TSNode n) {
     TSNode decl{}, value{}, declarator{};
     if (is(n, "init_declarator")) {
@@ -80,6 +146,12 @@ void extractNamesArrays(const Ctx& c, std::vector<CppArgList>& out) {
     Site site = c.siteOf(n);
     if (site.function >= 0) l.symbol = functionName(c, c.functions[site.function].node);
     l.fingerprint = codeFingerprint(c.tree, decl);
+    if (keysMetadata(c, l.variable, keyed)) {  // KMD vocabulary, not argument names
+      setAside.push_back({l.range, "names array `" + l.variable + "`",
+                          "its names are keys of the kernel's metadata (passed to a function that looks them up in "
+                          "`.metadata`), KMD vocabulary rather than argument names"});
+      return false;
+    }
     out.push_back(std::move(l));
     return false;
   });

@@ -12,6 +12,8 @@
 
 namespace impact::cpp {
 
-void extractNamesArrays(const Ctx& c, std::vector<CppArgList>& out);
+// An array whose names are keys of the kernel's metadata (GEMM_TUNING_FIELDS read through
+// `intMetadata(kernel, GEMM_TUNING_FIELDS[i])`) is KMD vocabulary: set aside with why.
+void extractNamesArrays(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAside>& setAside);
 
 }  // namespace impact::cpp

@@ -74,8 +74,36 @@ static bool isListPosition(const Ctx& c, TSNode list, bool anyKa, std::string& v
   return false;
 }
 
-void extractStatic(const Ctx& c, std::vector<CppArgList>& out) {
+// A test file that states its ABI once outside its test cases (a pin function such as
+// `pythonAbi()`, a namespace constant) builds, inside its test cases, the values it hands to its
+// checks — the pin derived, or a neighbouring list the pack must refuse (the real 12de7def
+// `RefusesBuffersAndScalarsTransposed`). Those are not copies: they are set aside, with why. A
+// file whose lists all sit in test cases keeps them (its test cases are where it pins).
+static void setAsideTestValues(const Ctx& c, std::vector<CppArgList>& lists, const std::vector<int>& caseOf,
+                               std::vector<CppArgList>& out, std::vector<SetAside>& setAside) {
+  const CppArgList* pin = nullptr;
+  for (size_t i = 0; i < lists.size() && !pin; ++i)
+    if (caseOf[i] < 0) pin = &lists[i];
+  for (size_t i = 0; i < lists.size(); ++i) {
+    if (!pin || caseOf[i] < 0) continue;
+    const CppArgList& l = lists[i];
+    std::string pinName = pin->symbol.empty() ? pin->variable : pin->symbol;
+    setAside.push_back(SetAside{
+        l.range,
+        "KernelArgument list " + (l.variable.empty() ? std::string("") : "`" + l.variable + "` ") + "in test case " +
+            functionName(c, c.functions[caseOf[i]].node),
+        "a value the test case builds for its checks (to accept or to refuse), not a copy: the file pins the ABI in " +
+            (pinName.empty() ? std::string("its list") : pinName) + " (line " + std::to_string(pin->range.line + 1) +
+            "), which is compared"});
+  }
+  for (size_t i = 0; i < lists.size(); ++i)
+    if (!pin || caseOf[i] < 0) out.push_back(std::move(lists[i]));
+}
+
+void extractStatic(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAside>& setAside) {
   Evaluator ev{c, nullptr};
+  std::vector<CppArgList> lists;
+  std::vector<int> caseOf;  // the test case a list sits in, else -1
   walk(c.tree.root(), [&](TSNode n) {
     if (!is(n, "initializer_list")) return true;
     auto elems = items(n);
@@ -110,9 +138,11 @@ void extractStatic(const Ctx& c, std::vector<CppArgList>& out) {
       l.named = l.named || !a.name.empty();
       l.args.push_back(std::move(a));
     }
-    out.push_back(std::move(l));
+    caseOf.push_back(site.function >= 0 && isTestCase(c, c.functions[site.function].node) ? site.function : -1);
+    lists.push_back(std::move(l));
     return false;  // elements are not lists
   });
+  setAsideTestValues(c, lists, caseOf, out, setAside);
 }
 
 }  // namespace impact::cpp
