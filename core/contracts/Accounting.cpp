@@ -95,11 +95,28 @@ void accountNames(const TreeFacts& facts, const Layout& layout, bool compare, Ac
   std::map<const CppArgList*, const NameListPair*> byArray;
   const std::vector<NameListPair> pairs = pairNameLists(facts, layout);
   for (const auto& p : pairs) byArray.emplace(p.array, &p);
+  // Every argument name a builder or an evaluated names list of the tree declares: an array none
+  // of whose names is one restates nothing impactd reads (compiler options, table keys).
+  std::set<std::string> argumentNames;
+  for (const auto& [path, f] : facts.files) {
+    for (const auto& b : f->builders)
+      for (const auto& abi : b.abis)
+        for (const auto& x : abi.args) argumentNames.insert(x.name);
+    for (const auto& l : f->nameLists) argumentNames.insert(l.names.begin(), l.names.end());
+  }
+  auto namesAny = [&](const CppArgList& arr) {
+    for (const auto& x : arr.args)
+      if (argumentNames.count(x.name)) return true;
+    return false;
+  };
   for (const auto& [path, f] : facts.files)
     for (const auto& arr : f->nameArrays) {
       AccountedCopy c{AccountedCopy::State::NotCompared, path, arr.range, describe(arr), "", "", ""};
       auto it = byArray.find(&arr);
-      if (it == byArray.end()) {
+      if (it == byArray.end() && !namesAny(arr)) {
+        c.state = AccountedCopy::State::NotACopy;
+        c.detail = "not a copy: none of its names is an argument name any builder or names list of the tree declares";
+      } else if (it == byArray.end()) {
         c.detail = "not compared: pairs with no Python names list (no profile entry names this file, and no "
                    "evaluated list holds most of its names)";
       } else {

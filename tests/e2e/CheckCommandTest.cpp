@@ -9,6 +9,7 @@
 
 #include "support/FixtureRepo.h"
 #include "support/RealCorpus.h"
+#include "support/RecipeCorpus.h"
 #include "support/StrayPack.h"
 #include "support/ReportText.h"
 
@@ -108,6 +109,25 @@ TEST(CheckCommand, TheRealCorpusListsEveryBuilderAndCopyAndSaysWhatItDidNotRead)
   // Each attention family on its own is read and compared in full.
   EXPECT_EQ(check(repo, R::kTiledBuilder).exitCode, 0);
   EXPECT_EQ(check(repo, R::kDensePack).exitCode, 0);
+}
+
+// The real rocke-cpu tree: the gfx950 dense builder, its SignatureBuilder restatement and the two
+// name-keyed checks of the recipe's launch plan, all compared; the standalone's `const char*
+// options[] = {"-O3"}` is a string array naming no argument of the tree: not a copy.
+TEST(CheckCommand, TheRockeCpuTreeIsAccountedForInFull) {
+  IMPACT_REQUIRE_RECIPE_CORPUS();
+  RecipeCorpusFixture repo;
+  RunResult r = check(repo);
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("builder " + std::string(RecipeCorpusFixture::kBuilder) + ":build_attention_dense"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("copy " + std::string(RecipeCorpusFixture::kNative)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("copy " + std::string(RecipeCorpusFixture::kStandalone)), std::string::npos) << r.out;
+  auto asides = r.out.find("not copies:");
+  ASSERT_NE(asides, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("names array `options`", asides), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("coverage: copies compared 3 of 3; builders read 1 of 1"), std::string::npos) << r.out;
 }
 
 }  // namespace
