@@ -172,7 +172,6 @@ DriverOutcome DriverChild::call(nlohmann::json request, std::chrono::steady_cloc
   request["cpu_seconds"] = std::max(1.0, std::ceil(left));
   SessionReply r = session_->call(request.dump(), deadline, cancel);
   DriverOutcome o = outcomeOf(*driver_, {r.timedOut, r.exitCode, r.signal, r.answered, r.line, r.err});
-  if (r.answered) ++served_;
   if (o.answer.is_object()) {
     // The transport's word, not the driver's answer: kept out of the cache and the document.
     exits_ = o.answer.value("/serve/exits"_json_pointer, true);

@@ -51,7 +51,6 @@ class DriverChild {
   DriverOutcome call(nlohmann::json request, std::chrono::steady_clock::time_point deadline,
                      const std::atomic<bool>* cancel);
   bool reusable() const;
-  size_t served() const { return served_; }  // requests answered so far
   const std::vector<std::string>& importRoots() const { return roots_; }
 
  private:
@@ -60,7 +59,6 @@ class DriverChild {
   std::vector<std::string> roots_;
   std::string home_;
   std::unique_ptr<ChildSession> session_;
-  size_t served_ = 0;
   bool exits_ = false;
 };
 
