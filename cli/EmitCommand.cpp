@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kEmitUsage = R"HELP(usage: impact emit --repo DIR --base REV [--head REV] [--out FILE] [--jobs N]
                    [--cache DIR] [--family-timeout SECONDS] [--timeout SECONDS] [--config FILE]
                    [--no-probe] [--shard K/N] [--family-memory GIB] [--require-sandbox]
-                   [--unconfined]
+                   [--unconfined] [--child-per-chunk]
        impact emit --merge SHARD.json... [--out FILE]
        impact emit --sandbox-check [--require-sandbox]
 
@@ -41,6 +41,9 @@ document (JSON) that `impact report --emit FILE` folds. See docs/emitter.md.
   --unconfined            run the children without Landlock, namespaces or seccomp (the limits
                           stay; stderr and the document say so); for measuring and for kernels
                           where the confinement breaks a tree
+  --child-per-chunk       one python3 child per chunk of a family, as before issue 27 (default: one
+                          child per job and tree serves its chunks one after another, importing
+                          the tree once; for builders that keep state between calls)
   --sandbox-check         print the confinement the children would run in here, and exit
                           (3 with --require-sandbox when it is none)
   --merge FILE...         merge every shard of one run into the document of the unsharded run;
@@ -173,6 +176,7 @@ int emitCommand(const std::vector<std::string>& args) {
     else if (a == "--require-sandbox") o.requireSandbox = true;
     else if (a == "--sandbox-check") check = true;
     else if (a == "--unconfined") o.unconfined = true;
+    else if (a == "--child-per-chunk") o.childPerChunk = true;
     else if (a == "--merge") {
       merge = true;
       while (i + 1 < args.size() && !args[i + 1].starts_with("--")) mergeFiles.push_back(absolutePath(args[++i]));
@@ -210,8 +214,8 @@ int emitCommand(const std::vector<std::string>& args) {
   if (!writeOut(out, emit::renderEmitDocument(*doc))) return 3;
   std::fprintf(stderr,
                "impact emit: %zu families, %zu variants; %zu family builds ran, %zu from the cache, %zu shared between "
-               "base and head; %zu failures%s; sandbox: %s\n",
-               stats.families, stats.variants, stats.built, stats.cached, stats.shared, doc->failures.size(),
+               "base and head, %zu python children; %zu failures%s; sandbox: %s\n",
+               stats.families, stats.variants, stats.built, stats.cached, stats.shared, stats.children, doc->failures.size(),
                doc->shard ? (" (shard " + std::to_string(doc->shard->index) + "/" + std::to_string(doc->shard->count) + ")").c_str() : "",
                stats.sandbox.c_str());
   return 0;

@@ -4,6 +4,11 @@ Run by `impact emit` as `python3 -s -S -B impact_emit_driver.py` with a JSON req
 one JSON answer on stdout. Standard library only. The analysed tree's import roots are the only
 repository entries on sys.path; anything the tree's own code prints goes to stderr.
 
+Run with `--serve` (a persistent child, one per job and tree: docs/emitter.md, "One child per job"),
+it reads requests one per line on stdin and writes one answer line each, importing the tree once;
+the answer then carries "serve": {"exits": true} when the child will not take another request (a
+request failed, a thread the tree started is still running, a request for another tree).
+
 Requests:
   {"mode": "flavors", "import_roots": [...]}
       -> {"ladder": ["llvm23", "llvm22"], "source": "rocke.core.lower_llvm"}  (newest first)
@@ -321,17 +326,7 @@ def do_flavors(req):
     return {"ladder": [], "error": "no _ROCM_FLAVOR_LADDER in rocke.core.llvm_profile or rocke.core.lower_llvm"}
 
 
-def main():
-    # Confined as root, the child's real and effective uids differ (docs/emitter.md): the loader
-    # then runs it in secure mode and drops TMPDIR. Its scratch folder is its HOME and its TMPDIR.
-    if "TMPDIR" not in os.environ and os.environ.get("HOME"):
-        os.environ["TMPDIR"] = os.environ["HOME"]
-    req = json.loads(sys.stdin.read())
-    here = os.path.dirname(os.path.abspath(__file__))
-    roots = [r for r in req.get("import_roots", []) if isinstance(r, str)]
-    sys.path[:] = roots + [p for p in sys.path if p and "-packages" not in p and p != here and p != os.getcwd()] + [here]
-    result_fd = os.dup(1)
-    os.dup2(2, 1)  # the tree's own prints go to stderr; the answer goes to the saved stdout
+def _answer(req):
     mode = req.get("mode")
     try:
         answer = (do_flavors(req) if mode == "flavors" else do_geometry(req) if mode == "geometry"
@@ -339,6 +334,101 @@ def main():
     except Exception as exc:  # noqa: BLE001
         answer = {"error": _short_error(exc)}
     answer["driver_version"] = DRIVER_VERSION
+    return answer
+
+
+def _set_path(roots):
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = roots + [p for p in sys.path if p and "-packages" not in p and p != here and p != os.getcwd()] + [here]
+
+
+def _roots(req):
+    return [r for r in req.get("import_roots", []) if isinstance(r, str)]
+
+
+def _cpu_budget(seconds):
+    """A served request's CPU time: what this process has used so far plus the request's budget
+    (RLIMIT_CPU's soft limit, below the hard limit the emitter set for the whole child)."""
+    import resource
+    if not seconds or seconds <= 0:
+        return
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    want = int(use.ru_utime + use.ru_stime + seconds) + 1
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (want, hard))
+
+
+def _read_line(fd, pending):
+    """The next request line from fd (bytes kept in `pending` between calls); None at the end."""
+    while b"\n" not in pending:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return None
+        pending.extend(chunk)
+    i = pending.index(b"\n")
+    line = bytes(pending[:i])
+    del pending[:i + 1]
+    return line
+
+
+def _write_line(fd, answer):
+    data = (json.dumps(answer, sort_keys=True) + "\n").encode("utf-8")
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def serve(request_fd, result_fd):
+    """Answers requests of one tree one after another; the tree's modules are imported once."""
+    pending = bytearray()
+    roots = None
+    while True:
+        line = _read_line(request_fd, pending)
+        if line is None:
+            break
+        try:
+            req = json.loads(line)
+        except ValueError as exc:
+            _write_line(result_fd, {"error": f"not a request: {exc}", "serve": {"exits": True}})
+            break
+        if roots is None:
+            roots = _roots(req)
+            _set_path(roots)
+        if _roots(req) != roots:  # another tree: never in the same process
+            _write_line(result_fd, {"error": "a served child takes one tree's requests", "serve": {"exits": True}})
+            break
+        _cpu_budget(req.get("cpu_seconds"))
+        answer = _answer(req)
+        # After a failed request (a limit hit among them) or with a thread of the tree's still
+        # running (a probe that never returned), the next request gets a fresh child.
+        exits = "error" in answer or threading.active_count() > 1
+        answer["serve"] = {"exits": exits}
+        _write_line(result_fd, answer)
+        if exits:
+            break
+    os._exit(0)  # threads the tree started must not keep the process alive
+
+
+def main():
+    # Confined as root, the child's real and effective uids differ (docs/emitter.md): the loader
+    # then runs it in secure mode and drops TMPDIR. Its scratch folder is its HOME and its TMPDIR.
+    if "TMPDIR" not in os.environ and os.environ.get("HOME"):
+        os.environ["TMPDIR"] = os.environ["HOME"]
+    if "--serve" in sys.argv[1:]:
+        # The requests come on stdin and the answers go on stdout; the tree's own code sees
+        # /dev/null as its stdin and stderr as its stdout.
+        request_fd, result_fd = os.dup(0), os.dup(1)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(2, 1)
+        serve(request_fd, result_fd)
+    req = json.loads(sys.stdin.read())
+    _set_path(_roots(req))
+    result_fd = os.dup(1)
+    os.dup2(2, 1)  # the tree's own prints go to stderr; the answer goes to the saved stdout
+    answer = _answer(req)
     with os.fdopen(result_fd, "w", encoding="utf-8") as out:
         json.dump(answer, out, sort_keys=True)
         out.write("\n")

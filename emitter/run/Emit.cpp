@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "analysis/Analysis.h"
 #include "analysis/TreeFacts.h"
+#include "cache/DiskCache.h"
 #include "cache/FamilyCache.h"
 #include "emit/Shards.h"
 #include "emit/TreeKey.h"
@@ -165,7 +166,10 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
                  opts.unconfined ? "--unconfined was given" : "this kernel offers no Landlock or no network isolation");
   }
 
+  // The trees' facts persist beside the emitter's other caches (as `impact report --cache` keeps
+  // them: core/cache/DiskCache.h), so that a warm run extracts nothing.
   ExtractCache extractCache;
+  extractCache.setStore(std::make_shared<DiskCache>(cacheDir));
   Side sides[2];
   for (int h = 0; h < 2; ++h) {
     auto snap = h ? (opts.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit))

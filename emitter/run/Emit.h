@@ -27,6 +27,10 @@ struct EmitOptions {
   Limits limits;              // the child's resource limits (--family-memory sets limits.memoryBytes)
   bool requireSandbox = false;  // refuse to run when the kernel offers no confinement (process/Confine.h)
   bool unconfined = false;      // --unconfined: no Landlock, namespaces or seccomp (the limits stay), said so
+  // --child-per-chunk: one child per driver call, as before issue 27 (for a tree whose builders
+  // keep state between calls, and for comparing); else one child per job and tree serves its
+  // chunks one after another (docs/emitter.md, "One child per job").
+  bool childPerChunk = false;
   // --shard K/N: build only the families emit/Shards.h assigns to shard K of N (0/0: all).
   int shardIndex = 0, shardCount = 0;
   // Set by another thread: running children's groups are killed, no further one starts, and
@@ -39,6 +43,7 @@ struct EmitOptions {
 struct EmitStats {
   size_t families = 0, variants = 0, built = 0, cached = 0;
   size_t shared = 0;  // family sides equal to the other revision's (same cache key): built once
+  size_t children = 0;  // driver children started for the family builds (each imports its tree once)
   std::string sandbox;  // the confinement in force, for people (confinementSummary)
 };
 
