@@ -33,8 +33,9 @@ document (JSON) that `impact report --emit FILE` folds. See docs/emitter.md.
   --family-timeout S      budget of one family at one revision (default 300)
   --timeout S             budget of the whole run (default 3600)
   --no-probe              skip the pack-time predicate tables
-  --shard K/N             build only shard K of N of the families (balanced by variant count; a
-                          job matrix runs K = 1..N), recorded in the document
+  --shard K/N             build only shard K of N of the chunks (a family's variants are split
+                          into chunks, balanced by variant count, so one big family spreads over
+                          the shards; a job matrix runs K = 1..N), recorded in the document
   --family-memory GIB     address space of one child (RLIMIT_AS; default 4)
   --require-sandbox       refuse to run the tree's Python where the kernel offers no confinement
                           (Landlock for the filesystem, a network namespace or seccomp for sockets)

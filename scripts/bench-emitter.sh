@@ -145,3 +145,15 @@ floor_run() {
 floor=$(secs floor_run)
 echo "real rocKE, floor (one python3 per revision, side by side): $floor s"
 echo "real rocKE, cold / floor: $(echo "scale=3; $cold / $floor" | bc)x (goal <= 1.1x); warm $warm s (goal <= 1 s)"
+# Sharded as a CI matrix would (docs/ci.md): REAL_SHARDS jobs (default 4), each on an empty cache
+# with --jobs 2, one after the other here; each shard's wall-clock and family builds, then the
+# merge, whose report must give the same verdict as the unsharded document's.
+shards="${REAL_SHARDS:-4}"
+files=()
+for k in $(seq 1 "$shards"); do
+  t=$(secs "$impact" emit --repo "$rr" --base main --head feature --jobs 2 --cache "$work/s$k" --shard "$k/$shards" --out "$work/s$k.json")
+  echo "real rocKE, shard $k/$shards: $t s ($(tail -1 "$work/err"))"
+  files+=("$work/s$k.json")
+done
+"$impact" emit --merge "${files[@]}" --out "$work/merged.json" 2>/dev/null
+echo "real rocKE, merged shards, report: $("$impact" report --repo "$rr" --base main --head feature --emit "$work/merged.json" 2>/dev/null | tail -1)"
