@@ -8,6 +8,7 @@
 #include "contracts/DeclaredSurfaces.h"
 #include "contracts/kernargs/NameLists.h"
 #include "contracts/kernargs/PackDeclarations.h"
+#include "python/ModuleGraph.h"
 
 namespace impact {
 namespace {
@@ -72,8 +73,41 @@ const PyBuilder* findBuilder(const TreeFacts& facts, const std::string& module, 
   return nullptr;
 }
 
+// What a function that is not a builder calls in other modules, by what those names resolve to:
+// "; it calls build_x of kernels/a.py (a builder, read there) and build_y, build_z of
+// kernels.b (not in the tree)". "" when it calls into no other module.
+std::string dispatchTargets(const TreeFacts& facts, const Layout& layout, const std::string& module, const PyDef& def) {
+  ModuleGraph graph(facts, layout);
+  std::map<std::string, std::vector<std::string>> builders, others, absent;  // by module shown
+  for (const std::string& ref : def.refs) {
+    auto dot = ref.rfind('.');
+    if (dot == std::string::npos) continue;
+    const std::string fn = ref.substr(dot + 1);
+    Trace t = graph.trace(module, def.name, ref);
+    if (t.complete() && t.steps.back().kind == Resolution::Kind::Def) {
+      const SymbolRef& to = t.steps.back().ref;
+      if (to.path == module) continue;
+      if (findBuilder(facts, to.path, to.symbol)) builders[graph.displayPath(to.path)].push_back(fn);
+      continue;
+    }
+    // The chain's receiver is an import whose module the tree does not hold.
+    if (t.steps.size() == 1 && t.parts.size() == 2 && t.steps[0].kind == Resolution::Kind::Unresolved)
+      absent[t.steps[0].note].push_back(fn);
+  }
+  std::vector<std::string> parts;
+  for (const auto& [m, fns] : builders)
+    parts.push_back(absl::StrCat(absl::StrJoin(fns, ", "), " of ", m, fns.size() > 1 ? " (builders" : " (a builder",
+                                 ", read there)"));
+  for (const auto& [m, fns] : absent) parts.push_back(absl::StrCat(absl::StrJoin(fns, ", "), " (", m, ")"));
+  if (parts.empty()) return "";
+  return absl::StrCat("; it calls ", absl::StrJoin(parts, " and "),
+                      ": a function that returns another module's builder is not followed as a dispatch, so its "
+                      "arguments are whichever builder it returns");
+}
+
 // Why a named builder has no arguments impactd can compare; "" when it has.
-std::string whyNotRead(const TreeFacts& facts, const std::string& module, const std::string& name, const PyBuilder* b) {
+std::string whyNotRead(const TreeFacts& facts, const Layout& layout, const std::string& module, const std::string& name,
+                       const PyBuilder* b) {
   if (b) {
     if (!b->notRead.empty()) return b->notRead.starts_with("arguments not read") ? b->notRead : "arguments not read: " + b->notRead;
     for (const auto& abi : b->abis)
@@ -84,10 +118,13 @@ std::string whyNotRead(const TreeFacts& facts, const std::string& module, const 
   if (!f) return absl::StrCat("arguments not read: ", module, " is not in the tree");
   if (!f->ok) return absl::StrCat("arguments not read: ", module, " could not be read: ", f->error);
   for (const auto& d : f->module.defs)
-    if (d.name == name)
-      return absl::StrCat("arguments not read: ", name, " in ", module,
-                          " holds no IRBuilder and declares nothing itself (a function that returns another module's "
-                          "builder is not read as a builder: its targets are accounted as their own)");
+    if (d.name == name) {
+      std::string calls = dispatchTargets(facts, layout, module, d);
+      return absl::StrCat("arguments not read: ", name, " in ", module, " holds no IRBuilder and declares nothing itself",
+                          calls.empty() ? " (a function that returns another module's builder is not read as a "
+                                          "builder: its targets are accounted as their own)"
+                                        : calls);
+    }
   return absl::StrCat("arguments not read: ", module, " defines no ", name);
 }
 
@@ -157,7 +194,7 @@ Accounting account(const TreeFacts& facts, const Layout& layout, const std::vect
       AccountedBuilder& b = builders[p.builder->key()];
       b.path = p.builder->path;
       b.name = p.builder->builder->name;
-      std::string why = whyNotRead(facts, b.path, b.name, p.builder->builder);
+      std::string why = whyNotRead(facts, layout, b.path, b.name, p.builder->builder);
       if (!why.empty()) {
         c.detail = "not compared: the builder's " + why;
       } else {
@@ -192,7 +229,7 @@ Accounting account(const TreeFacts& facts, const Layout& layout, const std::vect
   }
   for (auto& [key, b] : builders) {
     b.builder = findBuilder(facts, b.path, b.name);
-    b.notRead = whyNotRead(facts, b.path, b.name, b.builder);
+    b.notRead = whyNotRead(facts, layout, b.path, b.name, b.builder);
     b.read = b.notRead.empty();
     ++a.buildersTotal;
     if (b.read) ++a.buildersRead;

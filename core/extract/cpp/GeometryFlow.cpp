@@ -1,6 +1,7 @@
 #include "extract/cpp/GeometryFlow.h"
 
 #include "extract/cpp/GeometryReads.h"
+#include "absl/strings/str_cat.h"
 
 namespace impact::cpp::geometry {
 
@@ -16,7 +17,7 @@ bool isNothing(const Ctx& c, TSNode n) {
 std::string where(const Ctx& c, TSNode n) {
   int fi = c.functionOf(n);
   std::string text = collapse(c.text(n));
-  if (text.size() > 80) text = text.substr(0, 77) + "...";
+  if (text.size() > 80) text = absl::StrCat(text.substr(0, 77), "...");
   return fi >= 0 ? "`" + text + "` in " + functionName(c, c.functions[fi].node) : "`" + text + "`";
 }
 
