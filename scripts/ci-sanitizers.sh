@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # CI step (after scripts/test.sh): the whole test suite under AddressSanitizer +
 # UndefinedBehaviorSanitizer (build-asan, clang-22; the same build holds the fuzzers that
-# scripts/ci-fuzz.sh runs), then under ThreadSanitizer (build-tsan) the language server's
-# transcript tests (the scheduler, cancellation, debounce, the git watch, impact.run's thread) and
-# the threaded parts of `impact report` (extraction pool, query set, both sides at once, the pack
-# cache). Any sanitizer report fails the test that triggered it.
+# scripts/ci-fuzz.sh runs), then impactd and impact built with ThreadSanitizer (build-tsan), driven
+# by the test build's transcript tests of the language server (the scheduler, cancellation,
+# debounce, the git watch, impact.run's thread) and its end-to-end tests of `impact report` and
+# `impact emit` (extraction pool, query set, both sides at once, the pack cache, the emitter's
+# jobs). Any sanitizer report fails the test that triggered it (halt_on_error: the program exits
+# with an error the test sees).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -21,11 +23,18 @@ echo "ci-sanitizers: ASan+UBSan build $((built - start)) s, tests $(($(date +%s)
 
 export TSAN_OPTIONS="suppressions=$here/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
 start=$(date +%s)
-bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact impact_lsp_tests impact_unit_tests impact_e2e_tests
+# Only the programs are built with ThreadSanitizer (core, emitter, server: every thread of
+# impactd and impact report lives there); the test programs of the test build (scripts/test.sh,
+# $IMPACT_BUILD_DIR) drive them through IMPACT_TEST_BIN_DIR, so no test program is compiled twice.
+bash scripts/sanitizer-build.sh build-tsan thread OFF impactd impact
 built=$(date +%s)
+main_build="${IMPACT_BUILD_DIR:-build}"
+[ -x "$main_build/bin/impact_e2e_tests" ] || cmake --build "$main_build" -j "$jobs"
 # The transcript tests of impactd (not the editor clients: Neovim and node add nothing here),
 # and the threads of `impact report`: the extraction pool with the query set compiled beside it,
-# the two sides' pairs and graphs built at once, the disk cache's packs, the memoised fingerprints.
-(cd build-tsan && ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad|LspEmitter|LspRunOverlay|LspCache|LspGeometry|QuerySet|CodeFingerprint|DiskCacheTest|CacheScenarios|ReportScenarios|RealScenarios/Scenario|RealCorpusPython|EmitShard)\.' \
+# the two sides' pairs and graphs built at once, the disk cache's packs, the memoised
+# fingerprints, the emitter's jobs — each a TSan-built program the test runs.
+(cd "$main_build" && IMPACT_TEST_BIN_DIR="$here/build-tsan/bin" \
+   ctest -R '^(LspSession|LspEdges|LspStatus|LspBadInput|LspChaos|LspRepositoryKinds|LspLoad|LspEmitter|LspRunOverlay|LspCache|LspGeometry|CacheScenarios|ReportScenarios|RealScenarios/Scenario|RealCorpusPython|EmitShard|EmitServedChild)\.' \
    -j "$jobs" --output-on-failure --timeout 300)
 echo "ci-sanitizers: TSan build $((built - start)) s, tests $(($(date +%s) - built)) s"

@@ -47,13 +47,7 @@ std::vector<Row> rowsOf(const std::string& out) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line.starts_with("note:") || line.starts_with("Coverage:") || line.starts_with("Runtime impact:")) continue;
-    std::vector<std::string> f;
-    for (size_t from = 0;;) {
-      size_t at = line.find("  ", from);
-      f.push_back(line.substr(from, at == std::string::npos ? std::string::npos : at - from));
-      if (at == std::string::npos) break;
-      from = at + 2;
-    }
+    std::vector<std::string> f = rowFields(line);
     Row r;
     if (f.size() >= 5 && f[3] == "<->") {
       r.status = f[0];

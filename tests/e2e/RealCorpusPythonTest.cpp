@@ -37,13 +37,7 @@ Rows rowSet(const std::string& out) {
   };
   while (std::getline(in, line)) {
     if (line.starts_with("note:") || line.starts_with("Coverage:") || line.starts_with("Runtime impact:") || line.empty()) continue;
-    std::vector<std::string> f;
-    for (size_t at = 0;;) {
-      size_t next = line.find("  ", at);
-      f.push_back(line.substr(at, next == std::string::npos ? std::string::npos : next - at));
-      if (next == std::string::npos) break;
-      at = next + 2;
-    }
+    std::vector<std::string> f = rowFields(line);
     if (f.size() < 5 || f[3] != "<->") {
       rows.insert("unparsed: " + line);
       continue;

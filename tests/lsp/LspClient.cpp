@@ -1,5 +1,7 @@
 #include "lsp/LspClient.h"
 
+#include "support/FixtureRepo.h"
+
 #include <cctype>
 #include <fcntl.h>
 #include <signal.h>

@@ -132,6 +132,11 @@ RunResult impact(const std::string& args, const std::string& cwd) {
   return run(shellQuote(std::string(IMPACT_BIN_DIR) + "/impact") + " " + args, cwd);
 }
 
+const char* binDir() {
+  const char* env = std::getenv("IMPACT_TEST_BIN_DIR");
+  return env && *env ? env : IMPACT_BUILT_BIN_DIR;
+}
+
 std::string sharedDir() {
   fs::path p = fs::path(IMPACT_SHARED_DIR);
   std::error_code ec;

@@ -76,4 +76,11 @@ RunResult impact(const std::string& args, const std::string& cwd = "");
 // The shared/ folder beside the repository ("" when absent).
 std::string sharedDir();
 
+// The folder of the `impact` and `impactd` programs the tests run: $IMPACT_TEST_BIN_DIR when set
+// (scripts/ci-sanitizers.sh runs this build's tests against the ThreadSanitizer build's programs,
+// so that only the programs are built twice), else this build's bin folder.
+const char* binDir();
+
 }  // namespace impact::testing
+
+#define IMPACT_BIN_DIR ::impact::testing::binDir()

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "support/ReportText.h"
+
 namespace fs = std::filesystem;
 
 namespace impact::testing {
@@ -48,13 +50,7 @@ std::vector<ReportRow> parseRows(const std::string& out) {
   std::istringstream in(out);
   std::string line;
   while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    for (size_t at = 0;;) {
-      size_t next = line.find("  ", at);
-      f.push_back(line.substr(at, next == std::string::npos ? std::string::npos : next - at));
-      if (next == std::string::npos) break;
-      at = next + 2;
-    }
+    std::vector<std::string> f = rowFields(line);
     if (f.size() < 5 || f[3] != "<->") continue;
     rows.push_back({f[0], f[1], dropLine(f[2]), dropLine(f[4]), line});
   }

@@ -12,6 +12,10 @@ namespace impact::testing {
 // `impact report --repo <repo> --base main <extra>`
 RunResult report(const FixtureRepo& repo, const std::string& extra = "");
 
+// The fields of one printed row, split at runs of two spaces:
+// `status  contract  python  <->  mirror  message...` -> {status, contract, python, "<->", mirror, ...}.
+std::vector<std::string> rowFields(const std::string& line);
+
 // The last non-empty line (the rollup).
 std::string lastLine(const std::string& out);
 

@@ -61,13 +61,7 @@ std::vector<PrintedRow> rowsOf(const std::string& out) {
     if (line.empty() || line.starts_with("note:") || line.starts_with("Coverage:") ||
         line.starts_with("Runtime impact:"))
       continue;
-    std::vector<std::string> f;
-    for (size_t from = 0;;) {
-      size_t at = line.find("  ", from);
-      f.push_back(line.substr(from, at == std::string::npos ? std::string::npos : at - from));
-      if (at == std::string::npos) break;
-      from = at + 2;
-    }
+    std::vector<std::string> f = rowFields(line);
     PrintedRow r;
     r.line = line;
     if (f.size() >= 5 && f[3] == "<->") {
@@ -171,24 +165,31 @@ class Runner {
       for (const auto& n : want["lacks"]) EXPECT_EQ(r.out.find(expand(n.as<std::string>())), std::string::npos) << r.out;
   }
 
-  // `lines: [{with: [NEEDLE...], count: N}]`: exactly N lines (default 1) hold every needle; a first
-  // needle that is a status must start the line.
+  // `lines: [{with: [NEEDLE...], starts: TEXT, is: LINE, count: N}]`: exactly N lines (default 1)
+  // start with TEXT, equal LINE and hold every needle; a first needle that is a status must start
+  // the line.
   void checkLines(const YAML::Node& want, const std::string& out) {
     std::vector<std::string> needles;
-    for (const auto& n : want["with"]) needles.push_back(expand(n.as<std::string>()));
+    if (want["with"])
+      for (const auto& n : want["with"]) needles.push_back(expand(n.as<std::string>()));
     const int count = want["count"] ? want["count"].as<int>() : 1;
+    const std::string starts = want["starts"] ? expand(want["starts"].as<std::string>()) : "";
+    const bool whole = static_cast<bool>(want["is"]);
+    const std::string is = whole ? expand(want["is"].as<std::string>()) : "";
     static const std::vector<std::string> kStatuses = {"mismatch", "mismatch (pre-existing)", "changed", "inert",
                                                        "outside"};
     const bool status = !needles.empty() && std::find(kStatuses.begin(), kStatuses.end(), needles[0]) != kStatuses.end();
     int got = 0;
     std::istringstream in(out);
     for (std::string line; std::getline(in, line);) {
-      bool all = !status || line.starts_with(needles[0]);
+      bool all = (!status || line.starts_with(needles[0])) && line.starts_with(starts) && (!whole || line == is);
       for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
       got += all;
     }
     std::string shown;
     for (const auto& n : needles) shown += "[" + n + "] ";
+    if (!starts.empty()) shown += "starting [" + starts + "]";
+    if (whole) shown += "equal to [" + is + "]";
     EXPECT_EQ(got, count) << "lines with " << shown << "\n" << out;
   }
 

@@ -209,12 +209,14 @@ TEST_F(DiskCacheTest, ManyThreadsWritingAndReadingOneEntryNeverSeeAPartOfIt) {
   std::string id = blobId(kPy);
   FileFacts f = extractFile("k/a.py", kPy);
   DiskCache c(dir_.string());
-  std::atomic<int> bad{0}, seen{0};
+  std::atomic<int> bad{0}, seen{0}, writersDone{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&, t] {
       DiskCache other(dir_.string());  // another reader, as another process would be
-      for (int i = 0; i < 100; ++i) {
+      // A reader reads until every writer is done, then once more (a loaded machine may run a
+      // reader's hundred loads before any writer's first store: it must still see the entry).
+      for (int i = 0; t % 2 ? i < 100 : (i < 100 || writersDone.load() < 4); ++i) {
         if (t % 2) {
           c.store("k/a.py", id, f);
           c.flush();  // a pack each: the packs are merged as they pile up
@@ -222,6 +224,12 @@ TEST_F(DiskCacheTest, ManyThreadsWritingAndReadingOneEntryNeverSeeAPartOfIt) {
           ++seen;
           if (!(*got == f)) ++bad;
         }
+      }
+      if (t % 2) {
+        ++writersDone;
+      } else if (auto got = (t % 4 ? c : other).load("k/a.py", id)) {  // once more, every store made
+        ++seen;
+        if (!(*got == f)) ++bad;
       }
     });
   for (auto& th : threads) th.join();
