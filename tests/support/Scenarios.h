@@ -13,7 +13,7 @@ namespace impact::testing {
 // case then fails, naming the file and why.
 struct ScenarioCase {
   std::string file;    // the scenario file
-  std::string tree;    // the folder of ../shared/real-data the fixture commits
+  std::string tree;    // what the fixture commits: rocm-libraries, rocke-cpu (../shared/real-data) or example-monorepo
   std::string family;  // the file's name without .yaml
   std::string name;    // the scenario's name ("" with `error`)
   int index = -1;      // its position in the file's `scenarios`
@@ -30,7 +30,8 @@ std::vector<ScenarioCase> loadScenarioCases(const std::string& dir);
 std::string scenarioTestName(const ScenarioCase& c);
 
 // Builds the case's fixture, runs its steps and checks every expectation (gtest assertions);
-// skips, saying so, when the tree is absent from ../shared/real-data.
+// skips, saying so, when the tree is absent from ../shared/real-data. A step or an expectation
+// the runner cannot run (an unknown key, a missing snippet) fails the case, naming file and why.
 void runScenario(const ScenarioCase& c);
 
 }  // namespace impact::testing
