@@ -29,9 +29,6 @@ class RecipeCorpusFixture : public FixtureRepo {
   static constexpr const char* kStandalone =
       "dnn-providers/hip-kernel-provider/src/integration_tests/kernel_ingestor_engine/fixtures/rocke_recipe/"
       "test_native_sdpa.cpp";
-  static constexpr const char* kKdp =
-      "dnn-providers/hip-kernel-provider/src/integration_tests/kernel_ingestor_engine/fixtures/rocke_recipe/"
-      "descriptors/sdpa.kdp.json";
 };
 
 }  // namespace impact::testing
