@@ -29,16 +29,18 @@ std::vector<std::string> rowsStarting(const std::string& out, const std::string&
   return found;
 }
 
-std::vector<std::string> rowFields(const std::string& line) {
+std::vector<std::string> splitOn(const std::string& s, const std::string& sep) {
   std::vector<std::string> f;
   for (size_t from = 0;;) {
-    size_t at = line.find("  ", from);
-    f.push_back(line.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    size_t at = s.find(sep, from);
+    f.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
     if (at == std::string::npos) break;
-    from = at + 2;
+    from = at + sep.size();
   }
   return f;
 }
+
+std::vector<std::string> rowFields(const std::string& line) { return splitOn(line, "  "); }
 
 std::vector<std::string> rowsWith(const std::string& out, std::initializer_list<std::string> needles) {
   const std::string first = needles.size() ? *needles.begin() : "";

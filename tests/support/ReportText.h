@@ -16,6 +16,9 @@ RunResult report(const FixtureRepo& repo, const std::string& extra = "");
 // `status  contract  python  <->  mirror  message...` -> {status, contract, python, "<->", mirror, ...}.
 std::vector<std::string> rowFields(const std::string& line);
 
+// `s` split at every `sep` ("a|b|" -> {a, b, ""}).
+std::vector<std::string> splitOn(const std::string& s, const std::string& sep);
+
 // The last non-empty line (the rollup).
 std::string lastLine(const std::string& out);
 

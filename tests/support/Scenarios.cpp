@@ -235,13 +235,7 @@ class Runner {
         if (it == snippets_.end()) throw ScenarioError("no snippet `" + body + "` in `snippets:`");
         value = it->second;
       } else {
-        std::vector<std::string> parts;
-        for (size_t p = 0;;) {
-          size_t bar = body.find('|', p);
-          parts.push_back(body.substr(p, bar == std::string::npos ? std::string::npos : bar - p));
-          if (bar == std::string::npos) break;
-          p = bar + 1;
-        }
+        std::vector<std::string> parts = splitOn(body, "|");
         auto it = files_.find(parts[0]);
         std::string file = it == files_.end() ? parts[0] : it->second;
         if (open == "{{path:") {
