@@ -210,7 +210,8 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
     }
     json req = {{"mode", "flavors"}, {"import_roots", sides[h].tree.importRoots}};
     auto deadline = std::min(Clock::now() + std::chrono::seconds(60), runDeadline);
-    DriverOutcome o = callDriver(*driver, req, "", deadline, nullptr);
+    DriverOutcome o = callDriver(*driver, req, "", deadline, opts.cancel);
+    if (opts.cancel && opts.cancel->load()) return absl::CancelledError("the emitter run was cancelled");
     if (o.status == "ok") {
       sides[h].ladder = o.answer.value("ladder", json::array());
       cache.put(key, {{"ladder", sides[h].ladder}});

@@ -278,7 +278,7 @@ TEST_F(LspEmitter, ManualRunIsCancelledByTheClient) {
   std::this_thread::sleep_for(300ms);
   c.notify("window/workDoneProgress/cancel", {{"token", token}});
   auto r = c.response(id, 15000ms);
-  ASSERT_TRUE(r && r->contains("error")) << (r ? r->dump() : "timeout");
+  ASSERT_TRUE(r && r->contains("error")) << (r ? r->dump() : "timeout") << "\n" << transcript(c) << c.stderrText();
   EXPECT_NE((*r)["error"]["message"].get<std::string>().find("cancelled"), std::string::npos) << r->dump();
   for (int pid : children()) EXPECT_NE(::kill(-pid, 0), 0) << "child group " << pid << " still alive";
   expectHoverAnswers(c, uri);
