@@ -21,7 +21,9 @@ case "${1:-}" in
 esac
 say() { echo "setup: $*"; }
 log="$(mktemp -t impactd-setup.XXXXXX)"
-trap 'rm -f "$log"' EXIT
+# On any exit: the step log goes, and a code-server install still running in the background
+# (setup failed before waiting for it) is stopped.
+trap 'rm -f "$log" "${cs_log:-}"; if [ -n "${cs_pid:-}" ]; then kill "$cs_pid" 2>/dev/null || true; fi' EXIT
 # Runs a step quietly; on failure shows the end of what it printed.
 quiet() {
   if ! "$@" >"$log" 2>&1; then
@@ -84,12 +86,17 @@ if [ "$for_tests" = 1 ] && [ ! -d editors/vscode/node_modules ]; then
 fi
 
 # code-server and puppeteer-core for the real-VS-Code test, pinned by scripts/code-server/ and
-# cached per machine (~/.cache/impactd); nothing to do when the cached copy is complete.
+# cached per machine (~/.cache/impactd); nothing to do when the cached copy is complete. It
+# installs in the background while the project builds (its downloads overlap the compile); setup
+# waits for it after the build.
+cs_pid="" cs_log=""
 if [ "$for_tests" = 1 ]; then
   if ! "$here/scripts/install-code-server.sh" --where >/dev/null 2>&1; then
-    say "installing the real VS Code for the editor test (code-server, a few minutes)"
+    say "installing the real VS Code for the editor test (code-server, a few minutes) beside the build"
   fi
-  quiet "$here/scripts/install-code-server.sh"
+  cs_log="$(mktemp -t impactd-code-server.XXXXXX)"
+  "$here/scripts/install-code-server.sh" >"$cs_log" 2>&1 &
+  cs_pid=$!
 fi
 
 build="${IMPACT_BUILD_DIR:-build}"
@@ -117,4 +124,14 @@ if [ ${#targets[@]} -gt 0 ]; then
 else
   say "building every target, the test programs included (ninja shows [done/total])"
   cmake --build "$build" -j "$(nproc)"
+fi
+if [ -n "$cs_pid" ]; then
+  if ! wait "$cs_pid"; then
+    tail -n 30 "$cs_log" >&2
+    echo "setup: failed: scripts/install-code-server.sh" >&2
+    cs_pid=""
+    exit 1
+  fi
+  cs_pid=""
+  sed -n 's/^install-code-server: done/setup: code-server installed/p' "$cs_log"
 fi
