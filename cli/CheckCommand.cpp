@@ -23,7 +23,7 @@ Exit: 0 everything is read and compared; 1 something on the surface is not read 
 2 usage error; 3 the check could not run (not a git repository, unknown revision).
 )HELP";
 
-int usage(const std::string& msg) {
+int checkUsage(const std::string& msg) {
   std::fprintf(stderr, "impact check: %s\ntry 'impact check --help'\n", msg.c_str());
   return 2;
 }
@@ -57,11 +57,11 @@ int checkCommand(const std::vector<std::string>& args) {
       ok = value(cacheDir);
       if (ok) cacheDir = absolutePath(cacheDir);
     } else if (a == "--no-cache") noCache = true;
-    else if (a.starts_with("--")) return usage("unknown option '" + a + "'");
+    else if (a.starts_with("--")) return checkUsage("unknown option '" + a + "'");
     else req.paths.push_back(a);
-    if (!ok) return usage(a + " needs a value");
+    if (!ok) return checkUsage(a + " needs a value");
   }
-  if (format != "text" && format != "json") return usage("--format is text or json, not '" + format + "'");
+  if (format != "text" && format != "json") return checkUsage("--format is text or json, not '" + format + "'");
   ExtractCache cache;
   std::shared_ptr<DiskCache> disk;
   if (!noCache && !(cacheDir.empty() && (cacheDir = DiskCache::defaultDir()).empty())) {

@@ -54,7 +54,7 @@ Exit: 0 the document was written (failures and timeouts are recorded in it); 2 u
 emitter could not run, or the shards could not be merged.
 )HELP";
 
-int usage(const std::string& msg) {
+int emitUsage(const std::string& msg) {
   std::fprintf(stderr, "impact emit: %s\ntry 'impact --help'\n", msg.c_str());
   return 2;
 }
@@ -183,28 +183,28 @@ int emitCommand(const std::vector<std::string>& args) {
       while (i + 1 < args.size() && !args[i + 1].starts_with("--")) mergeFiles.push_back(absolutePath(args[++i]));
       ok = !mergeFiles.empty();
     }
-    else return usage("unknown option '" + a + "'");
-    if (!ok) return usage(a + " needs a value");
+    else return emitUsage("unknown option '" + a + "'");
+    if (!ok) return emitUsage(a + " needs a value");
   }
   if (merge) {
-    if (!shard.empty()) return usage("--merge and --shard do not go together");
+    if (!shard.empty()) return emitUsage("--merge and --shard do not go together");
     return mergeCommand(mergeFiles, out);
   }
   double d = 0;
   if (!memory.empty()) {
-    if (!number(memory, d) || d < 0.0625) return usage("--family-memory takes a number of GiB (at least 0.0625)");
+    if (!number(memory, d) || d < 0.0625) return emitUsage("--family-memory takes a number of GiB (at least 0.0625)");
     o.limits.memoryBytes = uint64_t(d * double(1ull << 30));
   }
   if (check) return sandboxCheck(o.limits, o.requireSandbox);
-  if (!haveBase) return usage("--base REV is required");
+  if (!haveBase) return emitUsage("--base REV is required");
   if (!shard.empty() && !shardSpec(shard, o.shardIndex, o.shardCount))
-    return usage("--shard takes K/N with 1 <= K <= N (e.g. --shard 2/3), not '" + shard + "'");
+    return emitUsage("--shard takes K/N with 1 <= K <= N (e.g. --shard 2/3), not '" + shard + "'");
   if (!jobs.empty()) {
-    if (!number(jobs, d) || d != int(d)) return usage("--jobs takes a positive whole number");
+    if (!number(jobs, d) || d != int(d)) return emitUsage("--jobs takes a positive whole number");
     o.jobs = int(d);
   }
-  if (!ft.empty() && !number(ft, o.familyBudget)) return usage("--family-timeout takes a positive number of seconds");
-  if (!rt.empty() && !number(rt, o.runBudget)) return usage("--timeout takes a positive number of seconds");
+  if (!ft.empty() && !number(ft, o.familyBudget)) return emitUsage("--family-timeout takes a positive number of seconds");
+  if (!rt.empty() && !number(rt, o.runBudget)) return emitUsage("--timeout takes a positive number of seconds");
   o.progress = ::isatty(2);
   emitter::EmitStats stats;
   auto doc = emitter::runEmit(o, &stats);

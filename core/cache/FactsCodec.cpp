@@ -61,9 +61,9 @@ class Writer {
 
 struct Truncated {};
 
-class Reader {
+class CodecReader {
  public:
-  explicit Reader(std::string_view in) : in_(in) {}
+  explicit CodecReader(std::string_view in) : in_(in) {}
   bool done() const { return pos_ == in_.size(); }
   template <typename T>
   T pod() {
@@ -201,7 +201,7 @@ std::string encodeFacts(const FileFacts& f) {
 
 absl::StatusOr<FileFacts> decodeFacts(std::string_view bytes, std::string_view path) {
   FileFacts f;
-  Reader r(bytes);
+  CodecReader r(bytes);
   try {
     factsFields(r, f);
   } catch (const Truncated&) {

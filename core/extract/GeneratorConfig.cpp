@@ -136,9 +136,9 @@ SourceFields sourceFields(const YAML::Node& map) {
   return f;
 }
 
-class Reader {
+class ConfigReader {
  public:
-  explicit Reader(GeneratorConfig& out) : out_(out) {}
+  explicit ConfigReader(GeneratorConfig& out) : out_(out) {}
 
   void pack(const YAML::Node& p, size_t pi) {
     const std::string at = absl::StrCat("packs[", pi, "]");
@@ -337,7 +337,7 @@ absl::StatusOr<GeneratorConfig> parseGeneratorConfig(std::string_view content) {
     const YAML::Node packs = root["packs"];
     if (packs && !packs.IsSequence())
       return absl::InvalidArgumentError(absl::StrCat("line ", packs.Mark().line + 1, ": packs is not a list"));
-    Reader r(c);
+    ConfigReader r(c);
     if (packs)
       for (size_t i = 0; i < packs.size(); ++i) r.pack(packs[i], i);
   } catch (const YAML::Exception& e) {

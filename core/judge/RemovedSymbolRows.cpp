@@ -34,7 +34,7 @@ struct Gone {
   uint32_t line = 0;          // 0-based line at the base
 };
 
-struct Finding {
+struct RemovedFinding {
   Status status = Status::Changed;
   std::string function;
   uint32_t line = 0;
@@ -123,8 +123,8 @@ ContractRows judgeRemovedSymbols(const JudgeContext& cx) {
       removedMembers[ref.symbol.substr(ref.symbol.rfind('.') + 1)].push_back(ref);
 
   // 2. Readers at the head. One finding per (definition, reader module), the worst kept.
-  std::map<std::pair<SymbolRef, std::string>, Finding> found;
-  auto note = [&](const SymbolRef& target, const std::string& reader, Finding f) {
+  std::map<std::pair<SymbolRef, std::string>, RemovedFinding> found;
+  auto note = [&](const SymbolRef& target, const std::string& reader, RemovedFinding f) {
     auto key = std::make_pair(target, reader);
     auto it = found.find(key);
     if (it == found.end() || (f.status == Status::Mismatch && it->second.status != Status::Mismatch)) found[key] = f;

@@ -72,7 +72,7 @@ size_t editDistance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-struct Finding {
+struct SymbolFinding {
   std::string key;
   std::string contract;
   Location python, mirror;
@@ -86,8 +86,8 @@ struct PackConstant {
   const CppStringConstant* constant;
 };
 
-std::vector<Finding> symbolFindings(const TreeFacts& facts, const Layout& layout) {
-  std::vector<Finding> out;
+std::vector<SymbolFinding> symbolFindings(const TreeFacts& facts, const Layout& layout) {
+  std::vector<SymbolFinding> out;
   std::vector<PackConstant> constants;
   for (const auto& [path, f] : facts.files)
     if (f->kind == FileKind::Cpp && path.starts_with(layout.packsDir))
@@ -115,7 +115,7 @@ std::vector<Finding> symbolFindings(const TreeFacts& facts, const Layout& layout
             closest = &pc;
           }
         }
-      Finding fd;
+      SymbolFinding fd;
       fd.contract = "symbols";
       fd.key = absl::StrCat("symbols|", path, "|", s.key);
       fd.python = {path, s.line + 1, s.key, {s.line, 0, s.line, 0}, {s.line, 0, s.line, 0}};
@@ -140,8 +140,8 @@ std::vector<Finding> symbolFindings(const TreeFacts& facts, const Layout& layout
   return out;
 }
 
-std::vector<Finding> kmdFindings(const TreeFacts& facts, const Layout& layout) {
-  std::vector<Finding> out;
+std::vector<SymbolFinding> kmdFindings(const TreeFacts& facts, const Layout& layout) {
+  std::vector<SymbolFinding> out;
   for (const auto& [cpp, f] : facts.files) {
     if (f->kind != FileKind::Cpp || f->symbols.kmdReads.empty()) continue;
     // What declares the fields this file may read: manifests that name it (cpp_mirror, test) or
@@ -167,7 +167,7 @@ std::vector<Finding> kmdFindings(const TreeFacts& facts, const Layout& layout) {
     std::set<std::string> reported;
     for (const auto& r : f->symbols.kmdReads) {
       if (declared.count(r.field) || !reported.insert(r.field).second) continue;
-      Finding fd;
+      SymbolFinding fd;
       fd.contract = "kmd-fields";
       fd.key = absl::StrCat("kmd-fields|", cpp, "|", r.field);
       std::string what = r.constant.empty() ? r.method : r.constant;
@@ -195,7 +195,7 @@ ContractRows judgeSymbols(const JudgeContext& cx) {
   const Revision& head = cx.head;
   const Layout& layout = cx.layout;
   ContractRows out;
-  std::vector<Finding> now = symbolFindings(head.facts, layout), before = symbolFindings(base.facts, layout);
+  std::vector<SymbolFinding> now = symbolFindings(head.facts, layout), before = symbolFindings(base.facts, layout);
   for (auto& f : kmdFindings(head.facts, layout)) now.push_back(std::move(f));
   for (auto& f : kmdFindings(base.facts, layout)) before.push_back(std::move(f));
   std::set<std::string> beforeKeys;

@@ -134,6 +134,7 @@ ChildResult runChild(const ChildRequest& req) {
     if (std::chrono::steady_clock::now() >= req.deadline || cancelled) {
       res.timedOut = true;
       ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);  // before its setsid() the child has no group yet (Session.cpp, end())
       ::waitpid(pid, &status, 0);
       done = true;
       break;

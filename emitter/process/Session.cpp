@@ -115,6 +115,10 @@ void ChildSession::end(bool kill, SessionReply* reply) {
     }
   }
   ::kill(-pid_, SIGKILL);  // the child (when still there) and whatever it started in its group
+  // And the child itself: killed just after fork(), before its setsid(), it has no group of its
+  // own yet, the group kill misses it, and waitpid() would wait for a child that went on to exec
+  // and serve (a cancel in that instant hung the run and the server's shutdown).
+  if (!reaped) ::kill(pid_, SIGKILL);  // a reaped pid may be another process's by now
   if (!reaped) ::waitpid(pid_, &status, 0);
   if (sock_ >= 0) ::close(sock_);
   sock_ = -1;

@@ -57,9 +57,9 @@ std::string ownerName(const Ctx& c, TSNode def) {
   return name;
 }
 
-class Reader {
+class ChecksReader {
  public:
-  Reader(const Ctx& c, int function, std::string argVar, DeclaredTypes& types)
+  ChecksReader(const Ctx& c, int function, std::string argVar, DeclaredTypes& types)
       : c_(c), f_(function), arg_(std::move(argVar)), types_(types) {}
 
   void addNameVariable(std::string v) { nameVars_.insert(std::move(v)); }
@@ -268,7 +268,7 @@ class Reader {
 };
 
 // The first `if` among the statements after `decl` in its block that tests the argument.
-TSNode firstTest(const Reader& r, TSNode decl) {
+TSNode firstTest(const ChecksReader& r, TSNode decl) {
   bool after = false;
   for (TSNode s : items(parentOf(decl))) {
     if (sameNode(s, decl)) { after = true; continue; }
@@ -279,7 +279,7 @@ TSNode firstTest(const Reader& r, TSNode decl) {
 
 // Locals of the block bound to the argument's name: `const std::string name = arg->name;`,
 // `std::string_view name(arg->name)`.
-void nameVariables(const Ctx& c, Reader& r, TSNode decl) {
+void nameVariables(const Ctx& c, ChecksReader& r, TSNode decl) {
   for (TSNode s : items(parentOf(decl))) {
     if (!is(s, "declaration")) continue;
     for (TSNode d : items(s)) {
@@ -341,7 +341,7 @@ void extractNameKeyed(const Ctx& c, std::vector<CppArgList>& out) {
       if (!types) types = std::make_unique<DeclaredTypes>(c);
       types->prepare(int(fi));
       TSNode decl = parentOf(init);
-      Reader r(c, int(fi), std::string(c.text(innermostIdentifier(field(init, "declarator")))), *types);
+      ChecksReader r(c, int(fi), std::string(c.text(innermostIdentifier(field(init, "declarator")))), *types);
       nameVariables(c, r, decl);
       TSNode test = firstTest(r, decl);
       if (isNull(test)) continue;
