@@ -72,9 +72,27 @@ std::string Layout::libraryPath(std::string_view relative) const {
   return normalizedPath(libraryRoot + "/" + r);
 }
 
+namespace {
+
+// No empty, "." or ".." component (one trailing "/" allowed): normalizing changes nothing. Most
+// paths are so (every shipped descriptor's source, asked thousands of times per report).
+bool alreadyNormal(std::string_view path) {
+  for (size_t at = 0; at < path.size();) {
+    size_t next = path.find('/', at);
+    if (next == std::string_view::npos) next = path.size();
+    std::string_view part = path.substr(at, next - at);
+    if (part.empty() || part == "." || part == "..") return false;
+    at = next + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string normalizedPath(std::string_view path) {
   // "a/b/../c/./d" -> "a/c/d". A ".." above the first component is kept: such a path names no
   // file of the tree, and the caller says so.
+  if (alreadyNormal(path)) return std::string(path);
   std::vector<std::string_view> parts;
   size_t kept = 0;  // leading ".." components
   for (size_t at = 0; at <= path.size();) {

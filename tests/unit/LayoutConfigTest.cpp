@@ -97,6 +97,13 @@ TEST(LayoutConfig, LibraryPathsThatClimbOutOfTheLibraryResolve) {
   EXPECT_EQ(l.libraryPath("./kernels/./gfx950/../common/a.py"), "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/a.py");
   EXPECT_EQ(normalizedPath("a/../../b"), "../b") << "a climb above the first component is kept: no such file";
   EXPECT_EQ(normalizedPath("a/b/"), "a/b/");
+  EXPECT_EQ(normalizedPath("a/b.py"), "a/b.py");
+  EXPECT_EQ(normalizedPath("/a/b"), "a/b");
+  EXPECT_EQ(normalizedPath("a//b/"), "a/b/");
+  EXPECT_EQ(normalizedPath("a/b//"), "a/b/");
+  EXPECT_EQ(normalizedPath("a/./b/."), "a/b");
+  EXPECT_EQ(normalizedPath("..a/b.."), "..a/b..");
+  EXPECT_EQ(normalizedPath(""), "");
 }
 
 }  // namespace
