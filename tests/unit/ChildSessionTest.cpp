@@ -4,8 +4,6 @@
 // that goes on to exec and serve (this hung a cancelled run and impactd's shutdown: CI's
 // LspEmitter.ManualRunIsCancelledByTheClient).
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "model/LayoutConfig.h"
 
 namespace impact {
@@ -96,14 +100,11 @@ TEST(LayoutConfig, LibraryPathsThatClimbOutOfTheLibraryResolve) {
   EXPECT_TRUE(l.analysed(p));
   EXPECT_EQ(l.libraryPath("./kernels/./gfx950/../common/a.py"), "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/a.py");
   EXPECT_EQ(normalizedPath("a/../../b"), "../b") << "a climb above the first component is kept: no such file";
-  EXPECT_EQ(normalizedPath("a/b/"), "a/b/");
-  EXPECT_EQ(normalizedPath("a/b.py"), "a/b.py");
-  EXPECT_EQ(normalizedPath("/a/b"), "a/b");
-  EXPECT_EQ(normalizedPath("a//b/"), "a/b/");
-  EXPECT_EQ(normalizedPath("a/b//"), "a/b/");
-  EXPECT_EQ(normalizedPath("a/./b/."), "a/b");
-  EXPECT_EQ(normalizedPath("..a/b.."), "..a/b..");
-  EXPECT_EQ(normalizedPath(""), "");
+  // Paths already normal come back as they are; the others as the slow path makes them.
+  for (auto [in, out] : std::vector<std::pair<std::string, std::string>>{
+           {"a/b/", "a/b/"}, {"a/b.py", "a/b.py"}, {"/a/b", "a/b"}, {"a//b/", "a/b/"}, {"a/b//", "a/b/"},
+           {"a/./b/.", "a/b"}, {"..a/b..", "..a/b.."}, {"", ""}})
+    EXPECT_EQ(normalizedPath(in), out) << in;
 }
 
 }  // namespace
