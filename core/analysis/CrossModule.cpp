@@ -1,5 +1,6 @@
 #include "analysis/CrossModule.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -16,8 +17,16 @@ constexpr std::string_view kLibrary = "rocke/library/";
 bool hasOpenTail(const FileFacts& f) {
   for (const PyBuilder& b : f.builders)
     for (const PyAbi& a : b.abis)
-      if (!a.tailModule.empty() && a.tailModule.front() != '.') return true;
+      if (!a.tailModule.empty()) return true;
   return false;
+}
+
+// The tree path of a list's open end: "kernels/common/x.py" as recorded, or a relative import
+// ("..common.x") resolved against the module it is written in.
+std::string tailPath(const std::string& root, const std::string& dotted, const std::string& tailModule) {
+  if (tailModule.front() != '.') return root + tailModule;
+  std::string abs = pyextract::resolveRelative(dotted, tailModule);
+  return abs.empty() || abs.front() == '.' ? "" : root + pyextract::modulePathOf(abs);
 }
 
 }  // namespace
@@ -41,9 +50,24 @@ void followModules(TreeFacts& facts, const TreeReader& read) {
     size_t at = path.find(kLibrary);
     if (at == std::string::npos) continue;
     std::string root = path.substr(0, at + kLibrary.size());
+    std::string dotted = path.substr(root.size());
+    dotted = dotted.substr(0, dotted.size() - 3);
+    for (char& c : dotted)
+      if (c == '/') c = '.';
+    // Only a builder whose open end is a module of the tree can be followed: which are they?
+    std::vector<bool> follow;
+    for (const PyBuilder& b : orig->builders) {
+      bool open = false, present = true;
+      for (const PyAbi& a : b.abis) {
+        if (a.tailModule.empty()) continue;
+        std::string p = tailPath(root, dotted, a.tailModule);
+        open = true, present = present && !p.empty() && read(p);
+      }
+      follow.push_back(open && present);  // a helper not in the tree stays named as such
+    }
+    if (std::find(follow.begin(), follow.end(), true) == follow.end()) continue;
     auto own = read(path);
     if (!own) continue;
-    pyextract::ChildListing listing;
     auto tree = SyntaxTree::parse(Lang::Python, *own);
     std::map<std::string, std::unique_ptr<SyntaxTree>> loaded;
     pyextract::ModuleLoader loader = [&](const std::string& dotted) -> const SyntaxTree* {
@@ -54,18 +78,12 @@ void followModules(TreeFacts& facts, const TreeReader& read) {
       }
       return slot.get();
     };
-    std::string dotted = path.substr(root.size());
-    dotted = dotted.substr(0, dotted.size() - 3);
-    for (char& c : dotted)
-      if (c == '/') c = '.';
     pyextract::DeclEval eval(*tree, loader, dotted);
     auto next = std::make_shared<FileFacts>(*orig);
     bool changed = false;
-    for (PyBuilder& b : next->builders) {
-      bool open = false, present = true;
-      for (const PyAbi& a : b.abis)
-        if (!a.tailModule.empty() && a.tailModule.front() != '.') open = true, present = present && read(root + a.tailModule);
-      if (!open || !present) continue;  // a helper not in the tree stays named as such
+    for (size_t bi = 0; bi < next->builders.size(); ++bi) {
+      PyBuilder& b = next->builders[bi];
+      if (!follow[bi]) continue;
       pyextract::DeclResult r = eval.run(b.name);
       if (!r.stopped.empty() || r.abis.size() != b.abis.size()) continue;
       // Followed, each list must be closed and extend what was known before the helper.

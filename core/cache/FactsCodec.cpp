@@ -141,7 +141,7 @@ IMPACT_CODEC(GuardNode, op, text, kids)
 IMPACT_CODEC(Guard, nodes, root)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
              typeClass, required, guard)
-IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when)
+IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when, tailCall)
 IMPACT_CODEC(PyHook, name, function, after, given, entry)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint, hooks, notRead)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)

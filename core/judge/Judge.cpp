@@ -179,6 +179,16 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     if (auto it = baseByCopy.find(p.copy.key); it != baseByCopy.end()) bp = it->second;
     std::optional<Comparison> before;
     if (bp && bp->builder) before = comparePair(*bp);
+    // A list open at a helper impactd cannot see, which the change left as it was: read as the
+    // base's agreeing copy stated it (OpenTails.h), so a break made before the helper is found.
+    std::optional<PyBuilder> closed;
+    std::string closedNote;
+    if (before && now.abi && kernargs_detail::builderOpen(*now.abi)) {
+      std::string helper = kernargs_detail::helperModulePath(*now.abi, b.path);
+      bool unchanged = !helper.empty() && !touched(base, head, helper);
+      closed = kernargs_detail::closedFromBase(*b.builder, *now.abi, *before, *bp->copy.list, unchanged, closedNote);
+      if (closed) now = compareCopy(*closed, *p.copy.list, p.shipped.get());
+    }
 
     const PyBuilder* baseBuilder = findBuilder(base.facts, b.path, b.builder->name);
     bool builderChanged = !baseBuilder || baseBuilder->fingerprint != b.builder->fingerprint;
@@ -228,6 +238,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       int inTree = helper.empty() ? -1 : head.facts.find(helper) ? 1 : 0;
       r.message += "; not compared: " + absl::StrJoin(kernargs_detail::notComparedParts(*now.abi, *p.copy.list, inTree), "; ");
     }
+    if (closed && r.status != Status::Inert) r.message += "; " + closedNote;
     if (now.abi && r.status != Status::Inert)
       for (const std::string& h : kernargs_detail::hookNotes(*b.builder, *now.abi)) r.message += "; " + h;
     if (r.status != Status::Inert) {

@@ -60,6 +60,9 @@ struct PyAbi {
   // returned list; for the own body, that no early return before it was taken
   // (`not spec.persistent` when `if spec.persistent: return other(spec)` comes first).
   Guard when;
+  // The helper's call as written (`emit_param_block(b, conv_fwd_problem_block(is_3d=p.is_3d))`):
+  // a change to it may change what the helper declares.
+  std::string tailCall;
   bool operator==(const PyAbi&) const = default;
 };
 

@@ -82,5 +82,133 @@ TEST(CrossModule, AHelperNotInTheTreeStaysAnOpenEnd) {
   EXPECT_EQ(t.find(kBuilder)->builders.at(0).abis.at(0).tailModule, "kernels/common/_conv_params.py");
 }
 
+
+// What makes a call an open end is what it is, never its name: a function of a module the reader
+// cannot see, given the IRBuilder (by position or keyword). Each case: the builder's module, the
+// helper module's text ("" when it is not in the tree), the names read per file (then "+" for an
+// open end), and the names once the tree is followed.
+struct HelperCase {
+  const char* what;
+  const char* builder;
+  const char* helper;
+  std::vector<std::string> perFile, followed;
+  bool openAfter;
+};
+
+const char* kDeclares = R"PY(
+from rocke.core.ir import I32
+
+def problem_block(b, names):
+    return {n: b.param(f"p_{n}", I32) for n in names}
+)PY";
+
+const char* kEmitsCode = R"PY(
+def lane_row(b, lane, i):
+    return b.add(lane, b.const_i32(i))
+)PY";
+
+class HelperKinds : public ::testing::TestWithParam<HelperCase> {};
+
+TEST_P(HelperKinds, AreReadByWhatTheCallIs) {
+  const HelperCase& c = GetParam();
+  std::map<std::string, std::string> files{{kBuilder, c.builder}};
+  if (*c.helper) files[kHelper] = c.helper;
+  TreeFacts t;
+  t.files[kBuilder] = std::make_shared<FileFacts>(extractFile(kBuilder, c.builder));
+  auto read = [&](const TreeFacts& tf) {
+    std::vector<std::string> out = names(tf);
+    if (!tf.find(kBuilder)->builders.at(0).abis.at(0).tailHelper.empty()) out.push_back("+");
+    return out;
+  };
+  EXPECT_EQ(read(t), c.perFile) << c.what;
+  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
+    auto it = files.find(p);
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  });
+  EXPECT_EQ(read(t), c.followed) << c.what;
+  EXPECT_EQ(!t.find(kBuilder)->builders.at(0).abis.at(0).tailHelper.empty(), c.openAfter) << c.what;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    CrossModule, HelperKinds,
+    ::testing::Values(
+        HelperCase{"a helper whose name says nothing, given the builder by keyword", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16
+from kernels.common._conv_params import problem_block
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    problem = problem_block(names=("N", "C"), b=b)
+    return b.finish()
+)PY",
+                   kDeclares, {"A", "+"}, {"A", "p_N", "p_C"}, false},
+        HelperCase{"the same helper, imported relatively", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16
+from ..common._conv_params import problem_block
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    problem_block(b, ("N",))
+    return b.finish()
+)PY",
+                   kDeclares, {"A", "+"}, {"A", "p_N"}, false},
+        HelperCase{"a helper of the tree that emits code, called in a nested function of the kernel", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16, I32
+from kernels.common._conv_params import lane_row
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    b.param("n", I32)
+    lane = b.lane_id()
+
+    def body(i):
+        return b.add(lane, lane_row(b, lane, i))
+
+    body(0)
+    return b.finish()
+)PY",
+                   kEmitsCode, {"A", "n", "+"}, {"A", "n"}, false},
+        HelperCase{"the same helper when its module is not in the tree: not guessed", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16, I32
+from kernels.common._conv_params import lane_row
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    b.param("n", I32)
+    lane = b.lane_id()
+    x = lane_row(b, lane, 0)
+    return b.finish()
+)PY",
+                   "", {"A", "n", "+"}, {"A", "n", "+"}, true},
+        HelperCase{"rocKE's IR library emits code: no open end", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16, I32
+from rocke.helpers.attention import mfma_32x32x8_for_dtype
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    b.param("n", I32)
+    mfma_32x32x8_for_dtype(b, "bf16")
+    return b.finish()
+)PY",
+                   "", {"A", "n"}, {"A", "n"}, false},
+        HelperCase{"a helper not given the builder: no open end", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16, I32
+from kernels.common._conv_params import tile_shape
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    shape = tile_shape(spec)
+    b.param("n", I32)
+    return b.finish()
+)PY",
+                   "", {"A", "n"}, {"A", "n"}, false}));
+
 }  // namespace
 }  // namespace impact

@@ -359,7 +359,7 @@ TEST(SymbolFacts, ASpecPicksTheBuilderListItStates) {
   // Guards as the extractor reads them (structure; the text is for messages).
   Guard when;
   when.root = addNode(when, GuardNode{GuardNode::Op::Name, "spec.persistent", {}});
-  b.abis = {PyAbi{"build_x", "", own, {}}, PyAbi{"_persistent", "spec.persistent", persistent, "", "", when}};
+  b.abis = {PyAbi{"build_x", "", own, {}, {}, {}, {}}, PyAbi{"_persistent", "spec.persistent", persistent, "", "", when, ""}};
   CppArgList copy;
   for (const auto& a : persistent) copy.args.push_back(KernelArg{"", a.kind, a.size});
   // Without a spec the copy is compared with the closest list: the persistent one agrees.

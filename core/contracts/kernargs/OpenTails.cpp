@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "extract/python/DeclEval.h"
 
 namespace impact::kernargs_detail {
 
@@ -60,11 +61,50 @@ std::vector<std::string> hookNotes(const PyBuilder& builder, const PyAbi& abi) {
 }
 
 std::string helperModulePath(const PyAbi& abi, const std::string& builderPath) {
-  if (abi.tailModule.empty() || abi.tailModule.front() == '.') return "";
+  if (abi.tailModule.empty()) return "";
   const std::string root = "rocke/library/";
   size_t at = builderPath.rfind(root);
   if (at == std::string::npos) return "";
-  return builderPath.substr(0, at + root.size()) + abi.tailModule;
+  std::string lib = builderPath.substr(0, at + root.size());
+  if (abi.tailModule.front() != '.') return lib + abi.tailModule;
+  std::string dotted = builderPath.substr(lib.size());
+  if (!dotted.ends_with(".py")) return "";
+  dotted.resize(dotted.size() - 3);
+  std::replace(dotted.begin(), dotted.end(), '/', '.');
+  std::string abs = pyextract::resolveRelative(dotted, abi.tailModule);
+  return abs.empty() || abs.front() == '.' ? "" : lib + pyextract::modulePathOf(abs);
+}
+
+std::optional<PyBuilder> closedFromBase(const PyBuilder& head, const PyAbi& headAbi, const Comparison& before,
+                                        const CppArgList& baseCopy, bool helperUnchanged, std::string& note) {
+  const PyAbi* was = before.abi;
+  if (!helperUnchanged || !was || before.outcome != Comparison::Outcome::Agree || !builderOpen(*was) ||
+      !builderOpen(headAbi) || copyOpen(baseCopy))
+    return std::nullopt;
+  if (was->origin != headAbi.origin || was->guard != headAbi.guard || was->tailHelper != headAbi.tailHelper ||
+      was->tailModule != headAbi.tailModule || was->tailCall != headAbi.tailCall || headAbi.tailCall.empty())
+    return std::nullopt;
+  if (baseCopy.args.size() < was->args.size()) return std::nullopt;
+  PyBuilder out = head;
+  for (PyAbi& a : out.abis) {
+    if (a.origin != headAbi.origin || a.guard != headAbi.guard || a.tailCall != headAbi.tailCall) continue;
+    size_t known = a.args.size();
+    for (size_t i = was->args.size(); i < baseCopy.args.size(); ++i) {
+      KernelArg k = baseCopy.args[i];
+      k.range = known ? a.args[known - 1].range : SourceRange{};  // the helper's arguments sit at its call
+      k.conditional = false;
+      a.args.push_back(std::move(k));
+    }
+    a.tailHelper.clear();
+    a.tailModule.clear();
+    a.tailCall.clear();
+    size_t n = baseCopy.args.size() - was->args.size();
+    note = n == 0 ? absl::StrCat(headAbi.tailHelper, ", called as at the base, declared no argument there (this copy agreed)")
+                  : absl::StrCat("the ", n, n == 1 ? " argument" : " arguments", " after #", known, ", declared by ",
+                                 headAbi.tailHelper, " (called as at the base), read as this copy stated them there (it agreed)");
+    return out;
+  }
+  return std::nullopt;
 }
 
 }  // namespace impact::kernargs_detail

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "contracts/Kernargs.h"
 #include "model/Facts.h"
 
 namespace impact::kernargs_detail {
@@ -33,7 +36,17 @@ std::vector<std::string> notComparedParts(const PyAbi& abi, const CppArgList& co
 std::vector<std::string> hookNotes(const PyBuilder& builder, const PyAbi& abi);
 
 // The path of the helper's module in the tree, from the builder's path (both under one
-// `rocke/library/`); "" when the builder names none or its path has no library root.
+// `rocke/library/`; a relative import resolved against the builder's module); "" when the builder
+// names none or its path has no library root.
 std::string helperModulePath(const PyAbi& abi, const std::string& builderPath);
+
+// An open end the change left as it was, read from the base. At the base the copy agreed with the
+// builder's list known up to a helper impactd cannot see (`before`, a closed copy); if the helper's
+// call is written as it was and its module did not change (helperUnchanged), the helper declares at
+// the head what it declared at the base: what the copy stated past the builder's known list there.
+// Returns the head builder with that list closed by those arguments (the copy's own, as the base
+// copy stated them), or nothing when any condition fails; `note` says what was read so.
+std::optional<PyBuilder> closedFromBase(const PyBuilder& head, const PyAbi& headAbi, const Comparison& before,
+                                        const CppArgList& baseCopy, bool helperUnchanged, std::string& note);
 
 }  // namespace impact::kernargs_detail

@@ -409,8 +409,8 @@ class Walker {
         std::string_view m = t_.text(field(fn, "attribute"));
         if (m == "param") record(Event::Param, n, c);
         else if (m == "ptr" || m == "scalar" || m == "extend") record(Event::SigMethod, n, c);
-      } else if (is(fn, "identifier") && t_.text(fn).find("param") != std::string_view::npos) {
-        record(Event::HelperCall, n, c);  // `emit_param_block(b, ...)`: read by ParamHelpers.cpp
+      } else if (is(fn, "identifier")) {
+        record(Event::HelperCall, n, c);  // `f(b, ...)`: is it a function the reader cannot see? ParamHelpers.cpp
       }
       visit(field(n, "arguments"), c, depth + 1);
       return;

@@ -4,7 +4,8 @@
 //  - Conditions.cpp: the condition of a conditional argument, local aliases resolved;
 //  - SignatureChains.cpp: SignatureBuilder chains and `extend([...])` entries;
 //  - EarlyReturns.cpp: `return other(spec)` before the first b.param, followed in the module;
-//  - ParamHelpers.cpp: `emit_param_block(b, ...)`, a helper declaring the arguments from there on.
+//  - ParamHelpers.cpp: `emit_param_block(b, ...)`, a helper that may declare the arguments from
+//    there on (a function the reader cannot see, given the IRBuilder).
 #pragma once
 
 #include <initializer_list>
@@ -20,6 +21,8 @@
 #include "parse/Syntax.h"
 
 namespace impact::pyextract {
+
+class DeclEval;
 
 struct ReturnTarget {
   TSNode ret;
@@ -39,7 +42,7 @@ struct FnFacts {
   bool hasList = false;
   std::vector<ReturnTarget> returns;  // early returns (before the first b.param) of calls
   // A helper given the builder declares the arguments after params[tailAt] (ParamHelpers.cpp).
-  std::string tailHelper, tailModule;
+  std::string tailHelper, tailModule, tailCall;
   size_t tailAt = 0;
   std::vector<PyHook> hooks;          // parameters called with the IRBuilder (Hooks.cpp)
 };
@@ -55,7 +58,8 @@ struct BuilderInfo {
 
 class BuilderExtractor {
  public:
-  BuilderExtractor(const SyntaxTree& t) : t_(t), resolver_(t, module_) {}
+  explicit BuilderExtractor(const SyntaxTree& t);
+  ~BuilderExtractor();
 
   // Builders go to `out`. In a module that has a b.param builder naming its arguments with
   // literals (not one deriving its list from the signature function), a SignatureBuilder chain or a
@@ -68,6 +72,7 @@ class BuilderExtractor {
   const SyntaxTree& t_;
   Scope module_;
   Resolver resolver_;
+  std::unique_ptr<DeclEval> eval_;  // the evaluator (DeclEval.h): whose lists are the module's
   std::vector<Fn> fns_;
   std::vector<FnFacts> facts_;
   std::vector<BuilderInfo> info_;

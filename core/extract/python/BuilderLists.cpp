@@ -29,6 +29,10 @@
 
 namespace impact::pyextract {
 
+BuilderExtractor::BuilderExtractor(const SyntaxTree& t)
+    : t_(t), resolver_(t, module_), eval_(std::make_unique<DeclEval>(t)) {}
+BuilderExtractor::~BuilderExtractor() = default;
+
 void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>& copies) {
   TSNode root = t_.root();
   module_.isModule = true;
@@ -71,12 +75,12 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
       b.style = PyBuilder::Style::SignatureBuilder;
       b.range = rangeOf(fns_[i].nameNode);
       b.bodyRange = rangeOf(fns_[i].def);
-      b.abis.push_back(PyAbi{fns_[i].name, "", facts_[i].sigArgs, "", "", {}});
+      b.abis.push_back(PyAbi{fns_[i].name, "", facts_[i].sigArgs, "", "", {}, ""});
       b.fingerprint = codeFingerprint(t_, fns_[i].def);
       out.push_back(std::move(b));
     }
   }
-  applyEvaluation(t_, fns_, out);
+  applyEvaluation(*eval_, t_, fns_, out);
   // A module whose b.param builder is known only by evaluation (its declarations in a helper):
   // its SignatureBuilder restatements are copies of it, as they are beside one read directly.
   bool evaluatedBuilder = std::any_of(out.begin(), out.end(), [](const PyBuilder& b) {

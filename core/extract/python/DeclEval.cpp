@@ -95,8 +95,10 @@ void collectModule(const SyntaxTree& t, TSNode n, const std::string& cls, ModInd
   }
 }
 
-std::string relative(const std::string& from, const std::string& mod) {
-  if (mod.empty() || mod[0] != '.') return mod;
+}  // namespace
+
+std::string resolveRelative(const std::string& from, const std::string& mod) {
+  if (mod.empty() || mod[0] != '.' || from.empty()) return mod;  // not relative, or no package to be relative to
   size_t dots = mod.find_first_not_of('.');
   std::string rest = dots == std::string::npos ? "" : mod.substr(dots);
   std::string base = from;
@@ -108,7 +110,28 @@ std::string relative(const std::string& from, const std::string& mod) {
   return rest.empty() ? base : base + "." + rest;
 }
 
+namespace {
+
+std::string relative(const std::string& from, const std::string& mod) { return resolveRelative(from, mod); }
+
 bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Is `name` called in `text` (`name(`), or, for a module, one of its attributes (`name.f(`)? A
+// filter, not a decision: the evaluator decides what a call is when it meets one.
+bool calledIn(std::string_view text, std::string_view name, bool function) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (at > 0 && (isIdent(text[at - 1]) || text[at - 1] == '.')) continue;
+    size_t e = at + name.size();
+    if (e < text.size() && isIdent(text[e])) continue;
+    if (function && e < text.size() && text[e] == '(') return true;
+    if (!function && e < text.size() && text[e] == '.') {
+      size_t k = e + 1;
+      while (k < text.size() && isIdent(text[k])) ++k;
+      if (k < text.size() && k > e + 1 && text[k] == '(') return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -154,11 +177,16 @@ std::set<std::string> closureOf(const ModIndex& m, const std::vector<std::string
 void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring) {
   std::vector<std::string_view> seeds{".param", "\"param\"", "'param'"};
   for (const std::string& n : importedDeclaring) seeds.push_back(n);
+  for (const std::string& n : m.unseen) seeds.push_back(n);
   m.declaring = closureOf(m, seeds);
   m.building = closureOf(m, {"IRBuilder"});
 }
 
 }  // namespace
+
+bool mayHoldDeclaringHelpers(const std::string& dotted) {
+  return !dotted.empty() && dotted != "rocke" && dotted.rfind("rocke.", 0) != 0;
+}
 
 std::string modulePathOf(const std::string& dotted) {
   if (dotted.empty() || dotted.front() == '.') return dotted;
@@ -181,14 +209,21 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
     slot->dotted = dotted;
     ModIndex* m = slot.get();
     collectModule(*tree, tree->root(), "", *m, 0);
-    // Names imported from a module of the tree whose function can declare are seeds too.
+    // Names imported from a module of the tree whose function can declare are seeds too; so are
+    // the called functions of a module this evaluation cannot see (one that may hold declaring
+    // helpers: not rocKE's IR library): given the IRBuilder, such a call opens the list.
     std::vector<std::string> imported;
-    if (loader)
-      for (auto& [name, b] : m->binds) {
-        if (b.module.empty() || b.attr.empty()) continue;
-        ModIndex* other = moduleNamed(relative(dotted, b.module));
-        if (other && other != m && other->declaring.count(b.attr)) imported.push_back(name);
-      }
+    std::string_view text = tree->text(tree->root());
+    for (auto& [name, b] : m->binds) {
+      if (b.module.empty()) continue;
+      std::string from = relative(dotted, b.module);
+      ModIndex* other = loader && !b.attr.empty() ? moduleNamed(from) : nullptr;
+      if (other && other != m && other->declaring.count(b.attr)) imported.push_back(name);
+      bool seen = other || (loader && moduleNamed(b.attr.empty() ? from : from + "." + b.attr));
+      if (!seen && mayHoldDeclaringHelpers(from) && !knownName(b.attr.empty() ? name : b.attr) &&
+          calledIn(text, name, !b.attr.empty()))
+        m->unseen.push_back(name);
+    }
     m->importedDeclaring = imported;
     textClosure(*m, imported);
     return m;

@@ -106,6 +106,9 @@ struct ModIndex {
   // does) that keeps the evaluator off the rest of a 4,000-line module on a keystroke.
   std::set<std::string> declaring, building;
   std::vector<std::string> importedDeclaring;  // names imported from a loaded module whose function can declare
+  // Names bound to a module, or a function of one, that this evaluation cannot see and that is not
+  // rocKE's IR library (mayHoldDeclaringHelpers), called somewhere in the module.
+  std::vector<std::string> unseen;
 };
 
 // Gives another module of the tree by its dotted name ("kernels.common.conv_args"), or nullptr.
@@ -134,9 +137,6 @@ class DeclEval {
   bool mayDeclare(const std::string& name);
   bool mayBuild(const std::string& name);
   const ModIndex& module() const { return *root_; }
-  // Imported functions known to declare the rest of a list (the body reader's open ends,
-  // `emit_param_block`): given the IRBuilder and not followed, they end the known list there.
-  void setOpenHelpers(std::set<std::string> names);
 
   static constexpr long kMaxSteps = 400000;   // per run
   static constexpr int kMaxDepth = 48;        // calls
@@ -149,8 +149,18 @@ class DeclEval {
   ModIndex* root_ = nullptr;
 };
 
+// `from ..common import x` in module `from` ("kernels.gfx950.a") -> "kernels.common"; an absolute
+// name, or any name when `from` is "" (the module's own name is not known), is returned as it is.
+std::string resolveRelative(const std::string& from, const std::string& mod);
+
 // "kernels.common.conv_args" -> "kernels/common/conv_args.py" (a relative name is kept).
 std::string modulePathOf(const std::string& dotted);
+
+// A module whose functions, given the IRBuilder, may declare kernel arguments: any but rocKE's
+// platform package (`rocke`, `rocke.*`), the IR library itself, whose helpers emit code. A
+// function of such a module that the reader cannot see (not in the tree, or not loaded) ends the
+// known list where it is called: what it declares is not guessed.
+bool mayHoldDeclaringHelpers(const std::string& dotted);
 
 // The text of a guard, as its condition reads ("spec.use_sinks and not spec.persistent").
 std::string guardText(const Guard& g);

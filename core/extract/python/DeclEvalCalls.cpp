@@ -158,7 +158,8 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
     std::vector<std::pair<KernelArg, std::vector<Guard>>> decls(out.decls.begin(), out.decls.begin() + base);
     for (auto& [path, v] : rs) {
       decls.insert(decls.end(), path.decls.begin() + std::min(base, path.decls.size()), path.decls.end());
-      if (out.tailHelper.empty()) out.tailHelper = path.tailHelper, out.tailModule = path.tailModule;
+      if (out.tailHelper.empty())
+        out.tailHelper = path.tailHelper, out.tailModule = path.tailModule, out.tailCall = path.tailCall;
     }
     for (size_t i = 0; i + 1 < rs.size(); ++i) value = mergeValues(rs[i].second, value);
     out.decls = std::move(decls);
@@ -415,6 +416,7 @@ bool DeclEval::Impl::mayDeclare(ModIndex* m, TSNode def, int d) {
     std::string_view body = m->t->text(def);
     found = hasWord(body, ".param");
     for (const std::string& n : m->declaring) found = found || hasWord(body, n);
+    for (const std::string& n : m->unseen) found = found || hasWord(body, n);
   }
   m->mayDeclare[def.id] = found;
   return found;
@@ -427,7 +429,6 @@ DeclEval::DeclEval(const SyntaxTree& t, ModuleLoader loader, std::string dotted)
 }
 DeclEval::~DeclEval() = default;
 
-void DeclEval::setOpenHelpers(std::set<std::string> names) { impl_->openHelpers = std::move(names); }
 
 bool DeclEval::mayDeclare(const std::string& name) { return root_->declaring.count(name) > 0; }
 bool DeclEval::mayBuild(const std::string& name) { return root_->building.count(name) > 0; }
@@ -490,6 +491,7 @@ DeclResult DeclEval::run(const std::string& name) {
     abi.guard = isOwn ? "" : guardText(andAll(path.conds));
     abi.tailHelper = path.tailHelper;
     abi.tailModule = path.tailModule;
+    abi.tailCall = path.tailCall;
     for (auto& [arg, conds] : path.decls) {
       std::vector<Guard> own;
       for (const Guard& g : conds)

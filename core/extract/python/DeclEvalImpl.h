@@ -20,6 +20,7 @@ struct DPath {
   std::vector<Guard> conds;
   std::vector<Guard> when;
   std::string tailHelper, tailModule;  // a helper given the IRBuilder that could not be followed
+  std::string tailCall;                // its call, as written
   std::string origin;                  // the function an early return went to
 };
 
@@ -80,7 +81,6 @@ struct DeclEval::Impl {
   std::vector<const void*> stack;  // defs being evaluated (recursion)
   bool declares = false;
   ModIndex* root = nullptr;      // the module being extracted
-  std::set<std::string> openHelpers;
   std::vector<TSNode> anchors;   // calls from it into other modules, outermost first
   long budgetEnd = -1;  // while a function that cannot declare runs: the step it must end by
   static constexpr long kCalleeSteps = 400;

@@ -79,8 +79,9 @@ DFlow DeclEval::Impl::block(TSNode body, DFrame& f, DPath& p, int d) {
 }
 
 bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
-  // Conservative, by the statement's text: `.param`, a declaring function of the module, or a
-  // local name bound to a declaring value (an alias of b.param, a partial, a nested function).
+  // Conservative, by the statement's text: `.param`, a declaring function of the module, a called
+  // function the evaluation cannot see (ModIndex::unseen), or a local name bound to a declaring
+  // value (an alias of b.param, a partial, a nested function).
   std::string_view body = f.mod->t->text(st);
   auto it = stmts.find(st.id);
   if (it == stmts.end()) {
@@ -91,7 +92,7 @@ bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
       info.declares = info.declares || hasWord(body, bare);
     }
     for (const std::string& n : f.mod->importedDeclaring) info.declares = info.declares || hasWord(body, n);
-    for (const std::string& n : openHelpers) info.declares = info.declares || hasWord(body, n);
+    for (const std::string& n : f.mod->unseen) info.declares = info.declares || hasWord(body, n);
     it = stmts.emplace(st.id, std::move(info)).first;
   }
   if (it->second.declares) return true;
@@ -278,7 +279,7 @@ void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size
   std::vector<std::pair<KernelArg, std::vector<Guard>>> decls(thenP.decls.begin(), thenP.decls.end());
   decls.insert(decls.end(), p.decls.begin() + base, p.decls.end());
   p.decls = std::move(decls);
-  if (p.tailHelper.empty()) p.tailHelper = thenP.tailHelper, p.tailModule = thenP.tailModule;
+  if (p.tailHelper.empty()) p.tailHelper = thenP.tailHelper, p.tailModule = thenP.tailModule, p.tailCall = thenP.tailCall;
   if (f.env.sameAs(thenF.env)) return;  // neither arm bound a name
   Env::Map merged;
   for (auto& [k, v] : thenF.env) {
@@ -424,10 +425,10 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       std::string mod = fn.s.substr(0, fn.s.find(':'));
       size_t colon = fn.s.find(':');
       std::string name = colon == std::string::npos ? fn.s : fn.s.substr(colon + 1);
-      bool known = openHelpers.count(name) > 0;
-      if (given && (known || (loader && mod != "rocke" && mod.rfind("rocke.", 0) != 0)) && p.tailHelper.empty()) {
+      if (given && mayHoldDeclaringHelpers(mod) && p.tailHelper.empty()) {
         p.tailHelper = name;
         p.tailModule = modulePathOf(mod);
+        p.tailCall = std::string(text(f, at)).substr(0, 200);  // as the body reader keeps it
       }
       return AV::unknown("a function of another module");
     }

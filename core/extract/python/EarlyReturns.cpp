@@ -40,7 +40,7 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
   std::vector<PyAbi> abis;
   std::vector<std::string> unresolved;
   std::vector<uint64_t> targetFps;  // folded into the fingerprint, in order, if this is a builder
-  if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params, f.tailHelper, f.tailModule, {}});
+  if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params, f.tailHelper, f.tailModule, {}, f.tailCall});
   std::vector<PyHook> hooks = f.hooks;
   bool anyTarget = false;
   std::vector<const ReturnTarget*> taken;  // early returns to a builder (here or elsewhere)

@@ -24,13 +24,7 @@ size_t allArgs(const std::vector<PyAbi>& abis) {
 
 }  // namespace
 
-void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out) {
-  DeclEval eval(t);
-  std::set<std::string> open;  // the body reader's open ends at a helper of another module
-  for (const PyBuilder& b : out)
-    for (const PyAbi& a : b.abis)
-      if (!a.tailHelper.empty() && !a.tailModule.empty()) open.insert(a.tailHelper);
-  eval.setOpenHelpers(open);
+void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out) {
   for (const Fn& fn : fns) {
     if (!eval.mayDeclare(fn.name)) continue;
     auto it = std::find_if(out.begin(), out.end(), [&](const PyBuilder& b) { return b.name == fn.name; });
@@ -54,9 +48,9 @@ void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vecto
     if (!r.declares || r.abis.empty() || allArgs(r.abis) == 0 || (!r.builds && !old)) continue;
     if (it != out.end() && !old) continue;  // a SignatureBuilder factory of the same name
     if (old) {
-      // A helper of another module given the IRBuilder (`emit_param_block(b, ...)`) is not followed
-      // here: the body reader's open end stands, at the same place of the list.
-      old->abis = std::move(r.abis);  // the open ends are where the evaluator met them (setOpenHelpers)
+      // A function of another module given the IRBuilder (`emit_param_block(b, ...)`) is not
+      // followed here: the list is open where the evaluator met the first one.
+      old->abis = std::move(r.abis);
       continue;
     }
     PyBuilder b;

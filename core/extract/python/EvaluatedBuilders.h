@@ -9,6 +9,8 @@
 
 namespace impact::pyextract {
 
-void applyEvaluation(const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out);
+class DeclEval;
+
+void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out);
 
 }  // namespace impact::pyextract
