@@ -86,11 +86,13 @@ void followModules(TreeFacts& facts, const TreeReader& read) {
       if (!follow[bi]) continue;
       pyextract::DeclResult r = eval.run(b.name);
       if (!r.stopped.empty() || r.abis.size() != b.abis.size()) continue;
-      // Followed, each list must be closed and extend what was known before the helper.
+      // Followed, each list must extend what was known before the helper: closed, or open again
+      // further on (at a helper of a module not in the tree, met after the followed one).
       bool extends = true;
       for (size_t i = 0; i < r.abis.size(); ++i) {
         const PyAbi &was = b.abis[i], &now = r.abis[i];
-        extends = extends && now.tailHelper.empty() && now.origin == was.origin && now.args.size() >= was.args.size();
+        bool further = now.tailHelper.empty() || now.tailCall != was.tailCall || now.args.size() > was.args.size();
+        extends = extends && further && now.origin == was.origin && now.args.size() >= was.args.size();
         for (size_t k = 0; extends && k < was.args.size(); ++k) extends = now.args[k].name == was.args[k].name;
       }
       if (!extends) continue;

@@ -150,6 +150,16 @@ const ReportRow* rowFor(const std::vector<ReportRow>& rows, const BuilderPairs& 
 // recording stand-in with python3, must give the same rows as the untouched tree (no copy a
 // mismatch, every copy still compared), and the same mutations applied before rewriting must
 // still give every paired copy a mismatch (name-keyed copies: append and retype only).
+// A rewrite's second module (the declarations' helper moved to another module of the tree), at
+// its place under the builder's `rocke/library/`.
+void writeSecondModule(SharedTreeRepo& repo, const std::string& builderFile, const Rewrite& rw) {
+  if (rw.modulePath.empty()) return;
+  const std::string lib = "rocke/library/";
+  size_t at = builderFile.rfind(lib);
+  ASSERT_NE(at, std::string::npos) << builderFile;
+  repo.write(builderFile.substr(0, at + lib.size()) + rw.modulePath, rw.moduleSource);
+}
+
 void metamorphicTree(const std::string& sub) {
   SharedTreeRepo repo(sub);
   if (!repo.ok()) {
@@ -195,6 +205,7 @@ void metamorphicTree(const std::string& sub) {
       // The rewrite alone: the same rows.
       repo.git("checkout -q -f " + repo.untouched);
       repo.write(p.file, rw.source);
+      writeSecondModule(repo, p.file, rw);
       std::string head = repo.commit("rewrite: " + p.function + " " + rw.label);
       std::vector<ReportRow> rows = parseRows(report(repo, repo.untouched, head));
       for (const auto& copy : p.copies) {
@@ -211,14 +222,17 @@ void metamorphicTree(const std::string& sub) {
         repo.git("checkout -q -f " + repo.untouched);
         std::vector<Decl> md = declsOf(p, m.source);
         std::string text;
-        for (const Rewrite& r2 : rewritesOf(m.source, md))
-          if (r2.label == rw.label) text = r2.source;
+        const Rewrite* twin = nullptr;
+        std::vector<Rewrite> again = rewritesOf(m.source, md);
+        for (const Rewrite& r2 : again)
+          if (r2.label == rw.label) text = r2.source, twin = &r2;
         ++res.mutations;
         if (text.empty()) {
           ADD_FAILURE() << p.function << " / " << rw.label << " / " << m.label << ": rewrite not applicable";
           continue;
         }
         repo.write(p.file, text);
+        writeSecondModule(repo, p.file, *twin);
         std::string mh = repo.commit("rewrite+mutation: " + p.function + " " + rw.label + " " + m.label);
         std::vector<ReportRow> mrows = parseRows(report(repo, repo.untouched, mh));
         for (const auto& copy : p.copies) {

@@ -437,6 +437,19 @@ std::vector<Rewrite> rewritesOf(const std::string& src, const std::vector<Decl>&
     std::string args;
     for (const auto& f : free) args += ", " + f;
     out.push_back(make("helper", helper, ind + vars + " = _impactd_declare(" + b + args + ")\n"));
+    // The same helper in another module of the tree, under a name that says nothing of what it
+    // does: what the call is (a function of a module the builder's file does not hold, given the
+    // IRBuilder) makes impactd follow it, never its name.
+    std::string moved = helper;
+    moved.replace(0, std::string("def _impactd_declare").size(), "def declare_inputs");
+    Rewrite r = make("helper in another module", moved, ind + vars + " = declare_inputs(" + b + args + ")\n");
+    size_t at = r.source.find(moved);
+    if (at != std::string::npos) {
+      r.source.replace(at, moved.size(), "from kernels.common._impactd_inputs import declare_inputs\n");
+      r.modulePath = "kernels/common/_impactd_inputs.py";
+      r.moduleSource = "from rocke.core.ir import PtrType, I32, F32\n\n\n" + moved;
+      out.push_back(std::move(r));
+    }
   }
   // A table of (name, positional, keywords) iterated in a `for`.
   {

@@ -92,6 +92,9 @@ struct Rewrite {
   std::string label;
   std::string source;  // the rewritten module ("" when not applicable)
   std::string check;   // the Python check program
+  // A second module the rewrite adds (the declarations moved to a helper of another module of the
+  // tree): its path under `rocke/library/` and its text; "" for a rewrite within the module.
+  std::string modulePath, moduleSource;
 };
 std::vector<Rewrite> rewritesOf(const std::string& source, const std::vector<Decl>& decls);
 

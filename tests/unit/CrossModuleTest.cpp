@@ -155,6 +155,19 @@ def build_conv(spec):
     return b.finish()
 )PY",
                    kDeclares, {"A", "+"}, {"A", "p_N"}, false},
+        HelperCase{"followed, then open again at a helper of a module not in the tree", R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16
+from kernels.common._conv_params import problem_block
+from kernels.common._not_here import lane_row
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    problem_block(b, ("N",))
+    lane_row(b, 0, 0)
+    return b.finish()
+)PY",
+                   kDeclares, {"A", "+"}, {"A", "p_N", "+"}, true},
         HelperCase{"a helper of the tree that emits code, called in a nested function of the kernel", R"PY(
 from rocke.core.ir import IRBuilder, PtrType, BF16, I32
 from kernels.common._conv_params import lane_row
