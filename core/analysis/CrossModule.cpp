@@ -21,14 +21,6 @@ bool hasOpenTail(const FileFacts& f) {
   return false;
 }
 
-// The tree path of a list's open end: "kernels/common/x.py" as recorded, or a relative import
-// ("..common.x") resolved against the module it is written in.
-std::string tailPath(const std::string& root, const std::string& dotted, const std::string& tailModule) {
-  if (tailModule.front() != '.') return root + tailModule;
-  std::string abs = pyextract::resolveRelative(dotted, tailModule);
-  return abs.empty() || abs.front() == '.' ? "" : root + pyextract::modulePathOf(abs);
-}
-
 }  // namespace
 
 void followModules(TreeFacts& facts, const TreeReader& read) {
@@ -50,17 +42,14 @@ void followModules(TreeFacts& facts, const TreeReader& read) {
     size_t at = path.find(kLibrary);
     if (at == std::string::npos) continue;
     std::string root = path.substr(0, at + kLibrary.size());
-    std::string dotted = path.substr(root.size());
-    dotted = dotted.substr(0, dotted.size() - 3);
-    for (char& c : dotted)
-      if (c == '/') c = '.';
+    std::string dotted = pyextract::dottedOfPath(path.substr(root.size()));
     // Only a builder whose open end is a module of the tree can be followed: which are they?
     std::vector<bool> follow;
     for (const PyBuilder& b : orig->builders) {
       bool open = false, present = true;
       for (const PyAbi& a : b.abis) {
         if (a.tailModule.empty()) continue;
-        std::string p = tailPath(root, dotted, a.tailModule);
+        std::string p = pyextract::helperPathInTree(path, a.tailModule);
         open = true, present = present && !p.empty() && read(p);
       }
       follow.push_back(open && present);  // a helper not in the tree stays named as such

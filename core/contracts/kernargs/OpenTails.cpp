@@ -61,18 +61,7 @@ std::vector<std::string> hookNotes(const PyBuilder& builder, const PyAbi& abi) {
 }
 
 std::string helperModulePath(const PyAbi& abi, const std::string& builderPath) {
-  if (abi.tailModule.empty()) return "";
-  const std::string root = "rocke/library/";
-  size_t at = builderPath.rfind(root);
-  if (at == std::string::npos) return "";
-  std::string lib = builderPath.substr(0, at + root.size());
-  if (abi.tailModule.front() != '.') return lib + abi.tailModule;
-  std::string dotted = builderPath.substr(lib.size());
-  if (!dotted.ends_with(".py")) return "";
-  dotted.resize(dotted.size() - 3);
-  std::replace(dotted.begin(), dotted.end(), '/', '.');
-  std::string abs = pyextract::resolveRelative(dotted, abi.tailModule);
-  return abs.empty() || abs.front() == '.' ? "" : lib + pyextract::modulePathOf(abs);
+  return pyextract::helperPathInTree(builderPath, abi.tailModule);
 }
 
 std::optional<PyBuilder> closedFromBase(const PyBuilder& head, const PyAbi& headAbi, const Comparison& before,

@@ -12,6 +12,17 @@
 namespace impact::pyextract {
 namespace {
 
+// Does a call pass a plain name, by position or keyword (`f(b, ...)`, `f(builder=b)`)? Only such a
+// call can be given the IRBuilder; the others are not recorded as helper calls (a keystroke walks
+// every call of a 4,600-line builder).
+bool namesAnArgument(TSNode args) {
+  for (TSNode a : namedChildren(args)) {
+    if (is(a, "keyword_argument")) a = field(a, "value");
+    if (is(a, "identifier")) return true;
+  }
+  return false;
+}
+
 // Walks a function body (or the module's top level) in source order.
 class Walker {
  public:
@@ -409,7 +420,7 @@ class Walker {
         std::string_view m = t_.text(field(fn, "attribute"));
         if (m == "param") record(Event::Param, n, c);
         else if (m == "ptr" || m == "scalar" || m == "extend") record(Event::SigMethod, n, c);
-      } else if (is(fn, "identifier")) {
+      } else if (is(fn, "identifier") && namesAnArgument(field(n, "arguments"))) {
         record(Event::HelperCall, n, c);  // `f(b, ...)`: is it a function the reader cannot see? ParamHelpers.cpp
       }
       visit(field(n, "arguments"), c, depth + 1);

@@ -3,7 +3,6 @@
 #include "extract/python/DeclEvalImpl.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 #include "extract/python/Literals.h"
@@ -95,57 +94,6 @@ void collectModule(const SyntaxTree& t, TSNode n, const std::string& cls, ModInd
   }
 }
 
-}  // namespace
-
-std::string resolveRelative(const std::string& from, const std::string& mod) {
-  if (mod.empty() || mod[0] != '.' || from.empty()) return mod;  // not relative, or no package to be relative to
-  size_t dots = mod.find_first_not_of('.');
-  std::string rest = dots == std::string::npos ? "" : mod.substr(dots);
-  std::string base = from;
-  for (size_t i = 0; i < (dots == std::string::npos ? mod.size() : dots); ++i) {
-    size_t cut = base.rfind('.');
-    base = cut == std::string::npos ? "" : base.substr(0, cut);
-  }
-  if (base.empty()) return rest;
-  return rest.empty() ? base : base + "." + rest;
-}
-
-namespace {
-
-std::string relative(const std::string& from, const std::string& mod) { return resolveRelative(from, mod); }
-
-bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Is `name` called in `text` (`name(`), or, for a module, one of its attributes (`name.f(`)? A
-// filter, not a decision: the evaluator decides what a call is when it meets one.
-bool calledIn(std::string_view text, std::string_view name, bool function) {
-  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-    if (at > 0 && (isIdent(text[at - 1]) || text[at - 1] == '.')) continue;
-    size_t e = at + name.size();
-    if (e < text.size() && isIdent(text[e])) continue;
-    if (function && e < text.size() && text[e] == '(') return true;
-    if (!function && e < text.size() && text[e] == '.') {
-      size_t k = e + 1;
-      while (k < text.size() && isIdent(text[k])) ++k;
-      if (k < text.size() && k > e + 1 && text[k] == '(') return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
-bool hasWord(std::string_view text, std::string_view word) {
-  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    bool before = at == 0 || !isIdent(word[0]) || !isIdent(text[at - 1]);
-    bool after = at + word.size() >= text.size() || !isIdent(text[at + word.size()]);
-    if (before && after) return true;
-  }
-  return false;
-}
-
-namespace {
-
 // The functions whose text holds one of `seeds`, or names one of those (to a fixpoint).
 std::set<std::string> closureOf(const ModIndex& m, const std::vector<std::string_view>& seeds) {
   std::set<std::string> in;
@@ -184,18 +132,6 @@ void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring)
 
 }  // namespace
 
-bool mayHoldDeclaringHelpers(const std::string& dotted) {
-  return !dotted.empty() && dotted != "rocke" && dotted.rfind("rocke.", 0) != 0;
-}
-
-std::string modulePathOf(const std::string& dotted) {
-  if (dotted.empty() || dotted.front() == '.') return dotted;
-  std::string p = dotted;
-  for (char& ch : p)
-    if (ch == '.') ch = '/';
-  return p + ".py";
-}
-
 void DeclEval::Impl::step() {
   if (budgetEnd >= 0 && steps >= budgetEnd) throw DOverBudget{};
   if (++steps > DeclEval::kMaxSteps) throw DStop{"the step limit (" + std::to_string(DeclEval::kMaxSteps) + ")"};
@@ -216,7 +152,7 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
     std::string_view text = tree->text(tree->root());
     for (auto& [name, b] : m->binds) {
       if (b.module.empty()) continue;
-      std::string from = relative(dotted, b.module);
+      std::string from = resolveRelative(dotted, b.module);
       ModIndex* other = loader && !b.attr.empty() ? moduleNamed(from) : nullptr;
       if (other && other != m && other->declaring.count(b.attr)) imported.push_back(name);
       bool seen = other || (loader && moduleNamed(b.attr.empty() ? from : from + "." + b.attr));
@@ -263,7 +199,7 @@ AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
     out.mod = m;
     out.s = n;
   } else if (!b.module.empty()) {
-    std::string from = relative(m->dotted, b.module);
+    std::string from = resolveRelative(m->dotted, b.module);
     if (auto k = knownName(b.attr.empty() ? n : b.attr)) {
       out = fromKnown(*k);
       out.typeText = n;

@@ -153,6 +153,9 @@ Guard andAll(const std::vector<Guard>& gs);
 std::string modulePathOf(const std::string& dotted);
 // Does `text` hold `word` with no identifier character on either side (`.param` then a boundary)?
 bool hasWord(std::string_view text, std::string_view word);
+// Is `name` called in `text` (`name(`), or, for a module (function false), one of its attributes
+// (`name.f(`)? A filter, not a decision: the evaluator decides what a call is when it meets one.
+bool calledIn(std::string_view text, std::string_view name, bool function);
 // Adds the guards of `when` not already in `conds`.
 void pushConds(std::vector<Guard>& conds, const std::shared_ptr<std::vector<Guard>>& when);
 // The value as an element added under `conds` (a list built in a branch).
