@@ -18,6 +18,7 @@
 
 #include <unistd.h>
 
+#include "support/CopyRewrites.h"
 #include "support/Mutation.h"
 
 namespace impact::testing {
@@ -278,6 +279,81 @@ TEST(RealMutation, RockeCpuTree) {
 
 namespace impact::testing {
 namespace {
+
+// Metamorphic, the C++ side: each launch copy of each builder rewritten (support/CopyRewrites.h:
+// its arguments through `const auto` locals, through a struct's fields). The rewrite alone must
+// leave every row of the builder a non-mismatch; each mutation of the builder, with the rewritten
+// launch, must still make that launch a mismatch (a same-kind swap excepted, as in RealMutation).
+void metamorphicLaunches(const std::string& sub, size_t minLaunches) {
+  SharedTreeRepo repo(sub);
+  if (!repo.ok()) {
+    ADD_FAILURE() << "../shared/real-data/" << sub << " is absent";
+    return;
+  }
+  std::vector<BuilderPairs> pairs = pairsFromReport(report(repo, repo.empty, repo.all));
+  size_t launches = 0;
+  for (const auto& p : pairs) {
+    repo.git("checkout -q -f " + repo.untouched);
+    const std::string builderSource = repo.read(p.file);
+    RunResult facts = impact("facts " + shellQuote(repo.dir() + "/" + p.file) + " --as " + shellQuote(p.file));
+    std::string why;
+    std::vector<Decl> decls = locateDecls(facts.out, p.function, builderSource, why);
+    if (decls.empty()) continue;  // a names list, not a b.param builder (RealMutation says so)
+    std::vector<Mutation> muts = mutationsOf(builderSource, decls);
+    for (const auto& copy : p.copies) {
+      if (!copy.ends_with("launch(...)")) continue;
+      const std::string path = copy.substr(0, copy.find(' '));
+      const std::string& row = p.untouchedRow.at(copy);
+      size_t at = row.find(path + ":");
+      ASSERT_NE(at, std::string::npos) << row;
+      int line = std::atoi(row.c_str() + at + path.size() + 1);
+      repo.git("checkout -q -f " + repo.untouched);
+      const std::string packSource = repo.read(path);
+      std::vector<CopyRewrite> rewrites = launchRewritesOf(packSource, line, why);
+      ASSERT_FALSE(rewrites.empty()) << copy << ": " << why;
+      ++launches;
+      for (const CopyRewrite& rw : rewrites) {
+        repo.git("checkout -q -f " + repo.untouched);
+        repo.write(path, rw.source);
+        std::vector<ReportRow> rows = parseRows(report(repo, repo.untouched, repo.commit("rewrite: " + rw.label)));
+        for (const auto& c : p.copies) {
+          const ReportRow* r = rowFor(rows, p, c);
+          EXPECT_TRUE(!r || r->status != "mismatch")
+              << "[" << sub << "] " << rw.label << " alone: a mismatch on " << shortPath(c) << ":\n  " << r->line;
+          // Every argument still read: no type the original states is lost to the rewrite.
+          const bool unreadNow = r && r->line.find("type not resolved") != std::string::npos;
+          EXPECT_EQ(unreadNow, p.untouchedRow.at(c).find("type not resolved") != std::string::npos)
+              << "[" << sub << "] " << rw.label << " alone: " << (r ? r->line : std::string("(no row)"));
+        }
+        size_t expected = 0, caught = 0;
+        for (const Mutation& m : muts) {
+          if (m.source.empty() || m.label.starts_with("swap same-kind")) continue;
+          repo.git("checkout -q -f " + repo.untouched);
+          repo.write(path, rw.source);
+          repo.write(p.file, m.source);
+          std::vector<ReportRow> mrows =
+              parseRows(report(repo, repo.untouched, repo.commit("rewrite + mutation: " + m.label)));
+          const ReportRow* r = rowFor(mrows, p, copy);
+          ++expected;
+          if (r && r->status == "mismatch") ++caught;
+          EXPECT_TRUE(r && r->status == "mismatch")
+              << "[" << sub << "] " << p.function << " / " << rw.label << " + " << m.label
+              << ": the launch is not a mismatch:\n  " << (r ? r->line : std::string("(no row)"));
+        }
+        std::printf("[launch rewrites %s] %-48s %-34s %-32s caught %zu of %zu\n", sub.c_str(), shortPath(copy).c_str(),
+                    rw.label.c_str(), p.function.c_str(), caught, expected);
+      }
+    }
+  }
+  EXPECT_GE(launches, minLaunches);
+}
+
+TEST(RealMetamorphic, RocmLibrariesLaunches) {
+  if (sharedDir().empty()) GTEST_SKIP() << "../shared is absent";
+  // The gfx950 tiled launch (18 arguments, comments between them), the gfx942 dense launch (5),
+  // the gfx950 conv launch (6, then a parameter pack).
+  metamorphicLaunches("rocm-libraries", 3);
+}
 
 TEST(RealMetamorphic, RocmLibrariesTree) {
   if (sharedDir().empty()) GTEST_SKIP() << "../shared is absent";

@@ -177,6 +177,38 @@ TEST(LaunchTypes, FieldsReachedThroughAnAccessorHaveTheirClassesDeclaredType) {
   EXPECT_EQ(l->args[8].unresolvedReason, "no field 'missing' in `Binding`");
 }
 
+TEST(LaunchTypes, ADeclarationTypedByDecltypeHasItsExpressionsType) {
+  // A local struct whose fields are typed `std::decay_t<decltype(E)>` (and a local typed
+  // `decltype(E)`): each has E's type; one that names nothing declared says so.
+  FileFacts f = extractFile(
+      kPackPath,
+      replaced(kConv, "        convPrepared.kernel().launch(\n            handle.getStream(), a.ptr, b.ptr, d.ptr, bytes[0], bytes[1], bytes[2]);",
+               "        struct Args {\n"
+               "            std::decay_t<decltype(a.ptr)> a;\n"
+               "            std::remove_cvref_t<decltype(static_cast<int64_t>(bytes[0]))> n;\n"
+               "            std::decay_t<decltype(binding.alpha)> alpha;\n"
+               "            std::decay_t<decltype(missing)> m;\n"
+               "        };\n"
+               "        const Args args{a.ptr, bytes[0], binding.alpha, 0};\n"
+               "        decltype(bytes[1]) second = bytes[1];\n"
+               "        convPrepared.kernel().launch(\n"
+               "            handle.getStream(), args.a, args.n, args.alpha, second, args.m);"));
+  const CppArgList* l = onlyLaunch(f);
+  ASSERT_NE(l, nullptr);
+  ASSERT_EQ(l->args.size(), 5u);
+  EXPECT_EQ(l->args[0].kind, "global_buffer");
+  EXPECT_EQ(l->args[0].size, 8u);
+  EXPECT_EQ(l->args[1].size, 8u);
+  EXPECT_EQ(l->args[1].typeClass, "s64");
+  EXPECT_EQ(l->args[2].size, 4u);
+  EXPECT_EQ(l->args[2].typeClass, "f32");
+  EXPECT_EQ(l->args[3].size, 4u);
+  EXPECT_EQ(l->args[3].typeClass, "s32");
+  EXPECT_FALSE(l->args[4].resolved);
+  EXPECT_NE(l->args[4].unresolvedReason.find("declared as the type of missing"), std::string::npos)
+      << l->args[4].unresolvedReason;
+}
+
 TEST(LaunchTypes, CArrayElementsAndPointerElementsAreTyped) {
   const std::string src = R"cpp(
 class Gfx950DenseDispatchHandler : public IKernelDispatchHandler<Handle>

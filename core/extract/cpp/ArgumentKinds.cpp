@@ -132,6 +132,37 @@ TSNode functionDeclaratorOf(TSNode declarator) {
   return TSNode{};
 }
 
+}  // namespace
+
+TSNode decltypeOperand(const Ctx& c, TSNode ty, int depth) {
+  // `decltype(E)` is E's type; the standard traits that strip references and cv-qualifiers
+  // (`std::decay_t<T>`, `std::remove_cvref_t<T>`, ...) keep its kind and size.
+  static const std::string_view kStrip[] = {"decay_t", "remove_cvref_t", "remove_reference_t", "remove_cv_t",
+                                             "remove_const_t"};
+  for (TSNode n = ty; !isNull(n) && depth < 8; ++depth) {
+    std::string_view t = type(n);
+    if (t == "decltype") {
+      auto k = items(n);
+      return k.empty() ? TSNode{} : k.front();
+    }
+    if (t == "qualified_identifier") n = field(n, "name");
+    else if (t == "type_descriptor") n = field(n, "type");
+    else if (t == "template_type") {
+      std::string name = lastComponent(c.text(field(n, "name")));
+      bool strips = false;
+      for (std::string_view s : kStrip) strips = strips || name == s;
+      auto args = items(field(n, "arguments"));
+      if (!strips || args.size() != 1) return TSNode{};
+      n = args.front();
+    } else {
+      return TSNode{};
+    }
+  }
+  return TSNode{};
+}
+
+namespace {
+
 // The class or struct a field declaration sits in: its unqualified name.
 std::string ownerClass(const Ctx& c, TSNode decl) {
   TSNode p = parentOf(decl);
@@ -238,6 +269,8 @@ void DeclaredTypes::read(TSNode root, bool fieldsOnly) {
       d.field = fieldsOnly;
       if (d.field) d.owner = ownerClass(c_, decl);
       d.function = d.field ? -1 : c_.functionOf(decl);
+      d.typeOf = decltypeOperand(c_, ty, 0);
+      d.site = c_.functionOf(decl);
       d.value = value;
       if (d.field && isNull(d.value)) d.value = field(decl, "default_value");
       decls_.push_back(std::move(d));
@@ -248,6 +281,11 @@ void DeclaredTypes::read(TSNode root, bool fieldsOnly) {
 InferredKind DeclaredTypes::infer(TSNode expr, int function) const { return infer(expr, function, 0); }
 
 InferredKind DeclaredTypes::ofDecl(const Decl& d, int depth) const {
+  if (!isNull(d.typeOf) && d.suffix.empty()) {
+    InferredKind v = infer(d.typeOf, d.site, depth + 1);
+    if (!v.known()) v.why = "'" + d.name + "' is declared as the type of " + collapse(c_.text(d.typeOf)) + ": " + v.why;
+    return v;
+  }
   InferredKind k = d.suffix.empty() || d.suffix == "*" ? kindOfType(d.type, d.pointer)
                                                        : kindOfType(normaliseTypeName(d.type) + d.suffix, false);
   if (!k.known() && normaliseTypeName(d.type) == "auto" && !d.pointer && !isNull(d.value)) {

@@ -4,7 +4,8 @@
 // `static_cast<int64_t>(…)` by_value/8; a local, parameter or struct field named by the
 // argument has its declared type (an `auto` local: its initializer's, through calls of the
 // file's own functions and methods, `std::array` and C array elements and fields reached through
-// accessors: ExpressionTypes.cpp). Each also gets its type class (`float` f32, `int32_t` s32,
+// accessors: ExpressionTypes.cpp; a declaration typed `decltype(E)`, or a reference/cv-stripping
+// trait of it such as `std::decay_t<decltype(E)>`: E's). Each also gets its type class (`float` f32, `int32_t` s32,
 // `uint32_t` u32, `1.0F` f32). Nothing is guessed: an
 // argument whose kind the file does not state comes back unresolved, with the reason.
 #pragma once
@@ -41,6 +42,10 @@ struct TypeRef {
 // declarator adds a `*`. Unknown type names come back not known.
 InferredKind kindOfType(std::string_view typeText, bool pointer);
 
+// The expression a declared type names by `decltype` (`decltype(E)`, `std::decay_t<decltype(E)>`,
+// `std::remove_cvref_t<...>` and the other reference/cv-stripping traits of one): E; else null.
+TSNode decltypeOperand(const Ctx& c, TSNode typeNode, int depth);
+
 // The typed declarations a launch argument can name: the fields of every struct/class of the
 // file (read once per file that has a launch call) and the locals and parameters of the
 // functions that hold a launch call (read per function, on demand: the query runs over that
@@ -63,6 +68,10 @@ class DeclaredTypes {
     TSNode value{};      // the initializer, when any
     std::string suffix;  // the declarator's `*` and `[]`, outermost first ("*", "[]", "*[]")
     std::string owner;   // a field's class (its unqualified name)
+    // A type stated as the type of an expression (`decltype(q.ptr)`, `std::decay_t<decltype(x)>`):
+    // that expression, read in the function the declaration sits in (`site`); null otherwise.
+    TSNode typeOf{};
+    int site = -1;
   };
   // A function or method of the file and its return type (ExpressionTypes.cpp).
   struct FnDecl {

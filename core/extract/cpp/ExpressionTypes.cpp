@@ -93,6 +93,11 @@ std::string DeclaredTypes::whereDeclared() const {
 }
 
 TypeRef DeclaredTypes::typeOfDecl(const Decl& d, int depth) const {
+  if (!isNull(d.typeOf) && d.suffix.empty()) {
+    TypeRef r = typeOf(d.typeOf, d.site, depth + 1);
+    if (!r.known()) r.why = "'" + d.name + "' is declared as the type of " + collapse(c_.text(d.typeOf)) + ": " + r.why;
+    return r;
+  }
   std::string t = clean(d.type);
   if (t == "auto" || t == "decltype(auto)") {
     if (isNull(d.value)) return {"", "'" + d.name + "' is declared auto"};
