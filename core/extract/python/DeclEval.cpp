@@ -242,7 +242,11 @@ AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
 AV DeclEval::Impl::lookup(const std::string& n, DFrame& f, DPath& p, int d) {
   if (auto it = f.env.find(n); it != f.env.end()) return it->second;
   if (f.closure)
-    if (auto it = f.closure->find(n); it != f.closure->end()) return it->second;
+    if (auto it = f.closure->find(n); it != f.closure->end()) {
+      AV v = it->second;
+      if (v.selfInClosure) v.closure = f.closure, v.selfInClosure = false;
+      return v;
+    }
   (void)p;
   return moduleBinding(f.mod, n, d);
 }

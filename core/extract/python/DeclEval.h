@@ -48,6 +48,8 @@ struct AV {
   TSNode def{};                 // Func
   ModIndex* mod = nullptr;      // Func: its module
   std::shared_ptr<std::map<std::string, AV>> closure;  // Func defined in a function
+  bool selfInClosure = false;  // Func: the entry of its own closure that names it (held without the
+                               // pointer, which would be a cycle no reference count frees)
 
   static AV unknown(std::string why) {
     AV v;

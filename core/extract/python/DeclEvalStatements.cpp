@@ -204,9 +204,16 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     fn.s = text(f, field(def, "name"));
     fn.closure = std::make_shared<std::map<std::string, AV>>(f.env.map());
     if (f.closure)
-      for (auto& [k, v] : *f.closure) fn.closure->emplace(k, v);
+      for (auto& [k, v] : *f.closure) {
+        AV u = v;  // the enclosing function's own name: its closure is the one it was found in
+        if (u.selfInClosure) u.closure = f.closure, u.selfInClosure = false;
+        fn.closure->emplace(k, std::move(u));
+      }
     f.env[fn.s] = fn;
-    (*fn.closure)[fn.s] = fn;
+    AV self = fn;  // the body may call itself: its closure names it, the pointer given back on lookup
+    self.closure = nullptr;
+    self.selfInClosure = true;
+    (*fn.closure)[fn.s] = std::move(self);
     return DFlow::Next;
   }
   if (ty == "raise_statement") return DFlow::Raise;
