@@ -281,17 +281,20 @@ namespace impact::testing {
 namespace {
 
 // Metamorphic, the C++ side: each launch copy of each builder rewritten (support/CopyRewrites.h:
-// its arguments through `const auto` locals, through a struct's fields). The rewrite alone must
-// leave every row of the builder a non-mismatch; each mutation of the builder, with the rewritten
-// launch, must still make that launch a mismatch (a same-kind swap excepted, as in RealMutation).
-void metamorphicLaunches(const std::string& sub, size_t minLaunches) {
+// its arguments through `const auto` locals, through a struct's fields), and each name-keyed check
+// (its names through named constants, through a constexpr array, its sizes through sizeof of a
+// local). The rewrite alone must leave the copy compared and every row of the builder a
+// non-mismatch; each mutation of the builder, with the rewritten copy, must still make that copy a
+// mismatch (a same-kind swap excepted for a launch, a swap or a drop for a name-keyed check, as in
+// RealMutation).
+void metamorphicCopies(const std::string& sub, size_t minLaunches, size_t minNameKeyed) {
   SharedTreeRepo repo(sub);
   if (!repo.ok()) {
     ADD_FAILURE() << "../shared/real-data/" << sub << " is absent";
     return;
   }
   std::vector<BuilderPairs> pairs = pairsFromReport(report(repo, repo.empty, repo.all));
-  size_t launches = 0;
+  size_t launches = 0, nameKeyedChecks = 0;
   for (const auto& p : pairs) {
     repo.git("checkout -q -f " + repo.untouched);
     const std::string builderSource = repo.read(p.file);
@@ -299,23 +302,34 @@ void metamorphicLaunches(const std::string& sub, size_t minLaunches) {
     std::string why;
     std::vector<Decl> decls = locateDecls(facts.out, p.function, builderSource, why);
     if (decls.empty()) continue;  // a names list, not a b.param builder (RealMutation says so)
+    std::vector<std::string> names;
+    for (const Decl& d : decls) names.push_back(d.name);
     std::vector<Mutation> muts = mutationsOf(builderSource, decls);
     for (const auto& copy : p.copies) {
-      if (!copy.ends_with("launch(...)")) continue;
-      const std::string path = copy.substr(0, copy.find(' '));
       const std::string& row = p.untouchedRow.at(copy);
-      size_t at = row.find(path + ":");
-      ASSERT_NE(at, std::string::npos) << row;
-      int line = std::atoi(row.c_str() + at + path.size() + 1);
+      const bool launch = copy.ends_with("launch(...)");
+      const bool nameKeyed = row.find("name-keyed check") != std::string::npos;
+      if (!launch && !nameKeyed) continue;
+      const std::string path = copy.substr(0, copy.find(' '));
       repo.git("checkout -q -f " + repo.untouched);
       const std::string packSource = repo.read(path);
-      std::vector<CopyRewrite> rewrites = launchRewritesOf(packSource, line, why);
+      std::vector<CopyRewrite> rewrites;
+      if (launch) {
+        size_t at = row.find(path + ":");
+        ASSERT_NE(at, std::string::npos) << row;
+        rewrites = launchRewritesOf(packSource, std::atoi(row.c_str() + at + path.size() + 1), why);
+        ++launches;
+      } else {
+        rewrites = nameKeyedRewritesOf(packSource, names, why);
+        ++nameKeyedChecks;
+      }
       ASSERT_FALSE(rewrites.empty()) << copy << ": " << why;
-      ++launches;
       for (const CopyRewrite& rw : rewrites) {
         repo.git("checkout -q -f " + repo.untouched);
         repo.write(path, rw.source);
         std::vector<ReportRow> rows = parseRows(report(repo, repo.untouched, repo.commit("rewrite: " + rw.label)));
+        EXPECT_TRUE(rowFor(rows, p, copy)) << "[" << sub << "] " << rw.label << " alone: " << shortPath(copy)
+                                           << " is no longer compared";
         for (const auto& c : p.copies) {
           const ReportRow* r = rowFor(rows, p, c);
           EXPECT_TRUE(!r || r->status != "mismatch")
@@ -327,7 +341,8 @@ void metamorphicLaunches(const std::string& sub, size_t minLaunches) {
         }
         size_t expected = 0, caught = 0;
         for (const Mutation& m : muts) {
-          if (m.source.empty() || m.label.starts_with("swap same-kind")) continue;
+          if (m.source.empty() || (launch && m.label.starts_with("swap same-kind"))) continue;
+          if (nameKeyed && (m.label.starts_with("swap") || m.label.starts_with("drop"))) continue;
           repo.git("checkout -q -f " + repo.untouched);
           repo.write(path, rw.source);
           repo.write(p.file, m.source);
@@ -338,21 +353,28 @@ void metamorphicLaunches(const std::string& sub, size_t minLaunches) {
           if (r && r->status == "mismatch") ++caught;
           EXPECT_TRUE(r && r->status == "mismatch")
               << "[" << sub << "] " << p.function << " / " << rw.label << " + " << m.label
-              << ": the launch is not a mismatch:\n  " << (r ? r->line : std::string("(no row)"));
+              << ": the copy is not a mismatch:\n  " << (r ? r->line : std::string("(no row)"));
         }
-        std::printf("[launch rewrites %s] %-48s %-34s %-32s caught %zu of %zu\n", sub.c_str(), shortPath(copy).c_str(),
+        std::printf("[copy rewrites %s] %-48s %-34s %-32s caught %zu of %zu\n", sub.c_str(), shortPath(copy).c_str(),
                     rw.label.c_str(), p.function.c_str(), caught, expected);
       }
     }
   }
   EXPECT_GE(launches, minLaunches);
+  EXPECT_GE(nameKeyedChecks, minNameKeyed);
 }
 
 TEST(RealMetamorphic, RocmLibrariesLaunches) {
   if (sharedDir().empty()) GTEST_SKIP() << "../shared is absent";
   // The gfx950 tiled launch (18 arguments, comments between them), the gfx942 dense launch (5),
   // the gfx950 conv launch (6, then a parameter pack).
-  metamorphicLaunches("rocm-libraries", 3);
+  metamorphicCopies("rocm-libraries", 3, 0);
+}
+
+TEST(RealMetamorphic, RockeCpuNameKeyedChecks) {
+  if (sharedDir().empty()) GTEST_SKIP() << "../shared is absent";
+  // The SDPA pack's check in Handler::launch and the recipe test's in Prepared::execute.
+  metamorphicCopies("rocke-cpu", 0, 2);
 }
 
 TEST(RealMetamorphic, RocmLibrariesTree) {

@@ -109,4 +109,82 @@ std::vector<CopyRewrite> launchRewritesOf(const std::string& src, int line, std:
   return out;
 }
 
+namespace {
+
+// Where namespace-scope declarations may go: after the file's last `#include` line.
+size_t afterIncludes(const std::string& s) {
+  size_t at = 0;
+  for (size_t p = s.find("#include"); p != std::string::npos; p = s.find("#include", p + 1))
+    if (p == 0 || s[p - 1] == '\n') at = s.find('\n', p) + 1;
+  return at;
+}
+
+std::string quoted(const std::string& n) { return "\"" + n + "\""; }
+
+bool isName(const std::string& lit, const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (lit == quoted(n)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<CopyRewrite> nameKeyedRewritesOf(const std::string& src, const std::vector<std::string>& names,
+                                             std::string& why) {
+  std::vector<CopyRewrite> out;
+  const size_t top = afterIncludes(src);
+  // Names through named constants.
+  {
+    std::string body = src.substr(top), decls;
+    for (const auto& n : names) {
+      const std::string lit = quoted(n), id = "kImpactdName_" + n;
+      size_t hits = 0;
+      for (size_t p = body.find(lit); p != std::string::npos; p = body.find(lit, p + id.size()), ++hits)
+        body.replace(p, lit.size(), id);
+      if (hits) decls += "constexpr const char* " + id + " = " + lit + ";\n";
+    }
+    if (!decls.empty()) out.push_back({"names through named constants", src.substr(0, top) + decls + body});
+  }
+  // Names from a constexpr array: `: {"a", "b", …})` of a range-for.
+  {
+    std::string body = src.substr(top), decls;
+    int k = 0;
+    for (size_t p = body.find(": {\""); p != std::string::npos; p = body.find(": {\"", p + 1)) {
+      std::vector<std::string> els;
+      size_t close = 0;
+      if (!splitArguments(body, p + 2, els, close)) continue;
+      bool all = !els.empty();
+      for (const auto& e : els) all = all && isName(e, names);
+      size_t next = body.find_first_not_of(" \t\n", close + 1);
+      if (!all || next == std::string::npos || body[next] != ')') continue;
+      std::string id = "kImpactdNames" + std::to_string(k++), list;
+      for (const auto& e : els) list += (list.empty() ? "" : ", ") + e;
+      decls += "constexpr std::array<const char*, " + std::to_string(els.size()) + "> " + id + "{" + list + "};\n";
+      body.replace(p + 2, close + 1 - (p + 2), id);
+    }
+    if (!decls.empty())
+      out.push_back({"names from a constexpr array", src.substr(0, top) + "#include <array>\n" + decls + body});
+  }
+  // Sizes through sizeof of a local.
+  {
+    std::string s = src;
+    const std::string what = "== sizeof(float)";
+    int k = 0;
+    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) {
+      size_t stmt = s.find_last_of(";{}", p);
+      if (stmt == std::string::npos) break;
+      size_t first = s.find_first_not_of(" \t\n", stmt + 1);
+      size_t lineStart = s.rfind('\n', first) + 1;
+      std::string indent = s.substr(lineStart, first - lineStart);
+      std::string local = "impactdF32_" + std::to_string(k++);
+      s.replace(p, what.size(), "== sizeof(" + local + ")");
+      s.insert(lineStart, indent + "const float " + local + " = 0.0F;\n");
+      p = s.find(local + ")", p) ;
+    }
+    if (k) out.push_back({"sizes through sizeof of a local", s});
+  }
+  if (out.empty()) why = "no name literal, range-for over names, or sizeof(float) in the file";
+  return out;
+}
+
 }  // namespace impact::testing

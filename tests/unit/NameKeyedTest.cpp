@@ -161,6 +161,41 @@ TEST(NameKeyedExtract, NameFirstChainWithRequiredSet) {
   EXPECT_EQ(lists[0]->rejects.at("scalar"), "unknown SDPA argument");
 }
 
+// The same chain with its names and messages held by constants: a namespace-scope `constexpr
+// const char*` per name (in a nested namespace, used qualified), the required set a `constexpr
+// std::array` of them, a size `sizeof` of a local. What it checks is the same: the same list is read.
+TEST(NameKeyedExtract, NamesAndSizesThroughConstantsReadTheSame) {
+  std::string text = kNameFirst;
+  auto replaceAll = [&](const std::string& from, const std::string& to) {
+    size_t n = 0;
+    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()), ++n)
+      text.replace(p, from.size(), to);
+    return n;
+  };
+  const std::string names[] = {"q_ptr", "k_ptr", "v_ptr", "o_ptr", "scale", "batch", "seqlen_q", "seqlen_kv"};
+  std::string decls = "namespace names {\n";
+  for (const auto& n : names) {
+    ASSERT_GT(replaceAll("\"" + n + "\"", "names::k_" + n), 0u) << n;
+    decls += "constexpr const char* k_" + n + " = \"" + n + "\";\n";
+  }
+  decls += "} // namespace names\nconstexpr std::array<const char*, 5> kRequired{names::k_q_ptr, names::k_k_ptr, "
+           "names::k_v_ptr, names::k_o_ptr, names::k_scale};\n";
+  ASSERT_EQ(replaceAll("{names::k_q_ptr, names::k_k_ptr, names::k_v_ptr, names::k_o_ptr, names::k_scale})", "kRequired)"), 1u);
+  ASSERT_EQ(replaceAll("sizeof(float)", "sizeof(scaleValue)"), 1u);
+  ASSERT_EQ(replaceAll("            const std::string name = arg->name;\n",
+                       "            const std::string name = arg->name;\n            const float scaleValue = 0.0F;\n"),
+            1u);
+  text = decls + text;
+  FileFacts original = extractFile(std::string(kHkp) + kNative, kNameFirst);
+  FileFacts rewritten = extractFile(std::string(kHkp) + kNative, text);
+  ASSERT_TRUE(rewritten.ok) << rewritten.error;
+  auto a = nameKeyed(original), b = nameKeyed(rewritten);
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u) << text;
+  EXPECT_EQ(described(*b[0]), described(*a[0])) << text;
+  EXPECT_EQ(b[0]->rejects, a[0]->rejects);
+}
+
 TEST(NameKeyedExtract, PlanWalkWithoutANameTestIsNoCopy) {
   // rocke_recipe.h's own documentation loop: fills every argument, checks no name.
   const char* src = R"cpp(

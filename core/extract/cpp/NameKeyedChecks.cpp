@@ -44,6 +44,27 @@ TSNode strip(TSNode n) {
   return n;
 }
 
+// The string a name expression stands for: a literal, a named constant (`constexpr const char*
+// kScale = "scale"`), a concatenation of them, `std::string(...)` of one (ConstantEval).
+std::optional<std::string> nameValue(const Ctx& c, TSNode n) {
+  n = strip(n);
+  if (isNull(n)) return std::nullopt;
+  return Evaluator{c}.str(n, c.siteOf(n), 0);
+}
+
+// The elements of a range-for's range or of a map's initializer: the braced list written there,
+// or the one a named constant holds (`constexpr std::array<const char*, 4> kNames{…}`,
+// `const char* const kNames[] = {…}`), followed through constants naming constants.
+std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth = 0) {
+  n = strip(n);
+  if (isNull(n) || depth > kMaxEvalDepth) return {};
+  if (is(n, "initializer_list")) return items(n);
+  if (is(n, "compound_literal_expression")) return elementsOf(c, field(n, "value"), depth + 1);
+  if (is(n, "identifier") || is(n, "qualified_identifier"))
+    if (const Constant* k = lookup(c, c.text(n), c.siteOf(n))) return elementsOf(c, k->value, depth + 1);
+  return {};
+}
+
 // "Class::method" for a method defined inside its class; the name as written otherwise.
 std::string ownerName(const Ctx& c, TSNode def) {
   std::string name = functionName(c, def);
@@ -122,8 +143,8 @@ class ChecksReader {
           isBoolean(c_.text(field(strip(a[0]), "operator"))) && !found.empty() && !foundMessage &&
           mentionsIdentifier(a[0], found)) {
         checkers_.insert(callee);
-        if (a.size() >= 2 && isLiteral(strip(a[1]))) {
-          b.message = Evaluator::literalContent(c_, strip(a[1]));
+        if (auto m = a.size() >= 2 ? nameValue(c_, a[1]) : std::nullopt) {
+          b.message = *m;
           foundMessage = true;
         }
         return false;
@@ -132,8 +153,7 @@ class ChecksReader {
           isBoolean(c_.text(field(strip(a[0]), "operator"))) && mentions(a[0])) {
         checkers_.insert(callee);
         atoms(a[0], b);
-        if (b.message.empty() && a.size() >= 2 && isLiteral(strip(a[1])))
-          b.message = Evaluator::literalContent(c_, strip(a[1]));
+        if (auto m = b.message.empty() && a.size() >= 2 ? nameValue(c_, a[1]) : std::nullopt) b.message = *m;
         return false;
       }
       return true;
@@ -150,26 +170,26 @@ class ChecksReader {
     return is(obj, "identifier") && c_.text(obj) == arg_ && c_.text(field(n, "field")) == member;
   }
 
-  static bool isLiteral(TSNode n) { return is(n, "string_literal") || is(n, "raw_string_literal"); }
-
   // `<name> == "x"` (either side), `std::strcmp(<name>, "x") == 0`.
   bool nameEq(TSNode e, std::vector<std::pair<std::string, TSNode>>& out) const {
     e = strip(e);
     if (!is(e, "binary_expression") || c_.text(field(e, "operator")) != "==") return false;
     TSNode l = strip(field(e, "left")), r = strip(field(e, "right"));
     for (auto [x, y] : {std::pair{l, r}, std::pair{r, l}}) {
-      if (isNameExpr(x) && isLiteral(y)) {
-        out.emplace_back(Evaluator::literalContent(c_, y), y);
-        return true;
-      }
+      if (isNameExpr(x))
+        if (auto v = nameValue(c_, y)) {
+          out.emplace_back(*v, y);
+          return true;
+        }
       if (is(x, "call_expression") && calleeName(c_, x) == "strcmp" && c_.text(y) == "0") {
         auto a = items(field(x, "arguments"));
         if (a.size() != 2) continue;
         for (auto [p, q] : {std::pair{a[0], a[1]}, std::pair{a[1], a[0]}})
-          if (isNameExpr(p) && isLiteral(strip(q))) {
-            out.emplace_back(Evaluator::literalContent(c_, strip(q)), strip(q));
-            return true;
-          }
+          if (isNameExpr(p))
+            if (auto v = nameValue(c_, q)) {
+              out.emplace_back(*v, strip(q));
+              return true;
+            }
       }
     }
     return false;
@@ -225,16 +245,15 @@ class ChecksReader {
   }
 
   // The keys of the map `name`: a braced initializer (`{{"q_ptr", 17}, …}`), or
-  // `name.emplace(k, …)` / `insert` / `try_emplace` with a literal or the variable of a range-for
-  // over literals.
+  // `name.emplace(k, …)` / `insert` / `try_emplace` with a string (a literal, a named constant) or
+  // the variable of a range-for over strings (written there or held by a named array).
   void mapKeys(const std::string& name, Branch& b) const {
     walk(c_.tree.root(), [&](TSNode n) {
       if (is(n, "init_declarator") && c_.text(innermostIdentifier(field(n, "declarator"))) == name) {
         TSNode v = field(n, "value");
-        if (is(v, "initializer_list"))
-          for (TSNode e : items(v))
-            if (auto k = items(e); is(e, "initializer_list") && !k.empty() && isLiteral(k[0]))
-              b.names.emplace_back(Evaluator::literalContent(c_, k[0]), k[0]);
+        for (TSNode e : elementsOf(c_, v))
+          if (auto k = items(e); is(e, "initializer_list") && !k.empty())
+            if (auto s = nameValue(c_, k[0])) b.names.emplace_back(*s, k[0]);
         return false;
       }
       if (!is(n, "call_expression")) return true;
@@ -247,14 +266,14 @@ class ChecksReader {
       if (a.empty()) return false;
       TSNode key = strip(a[0]);
       if (is(key, "initializer_list") && !items(key).empty()) key = strip(items(key)[0]);
-      if (isLiteral(key)) b.names.emplace_back(Evaluator::literalContent(c_, key), key);
-      else if (is(key, "identifier"))
+      if (is(key, "identifier"))  // the variable of an enclosing range-for: each of its strings
         for (TSNode p = parentOf(n); !isNull(p); p = parentOf(p))
           if (is(p, "for_range_loop") && c_.text(innermostIdentifier(field(p, "declarator"))) == c_.text(key)) {
-            for (TSNode lit : items(field(p, "right")))
-              if (isLiteral(lit)) b.names.emplace_back(Evaluator::literalContent(c_, lit), lit);
-            break;
+            for (TSNode el : elementsOf(c_, field(p, "right")))
+              if (auto s = nameValue(c_, el)) b.names.emplace_back(*s, el);
+            return false;
           }
+      if (auto s = nameValue(c_, key)) b.names.emplace_back(*s, key);
       return false;
     });
   }
@@ -291,17 +310,20 @@ void nameVariables(const Ctx& c, ChecksReader& r, TSNode decl) {
   }
 }
 
-// A range-for over string literals whose body checks each one with the same checker as the
-// arguments (`for (const char* n : {"q_ptr", …}) check(seen.count(n) == 1, "missing …")`).
+// A range-for over strings (written there, or a named array of them) whose body checks each one
+// with the same checker as the arguments (`for (const char* n : {"q_ptr", …}) check(seen.count(n)
+// == 1, "missing …")`).
 std::vector<std::pair<std::string, TSNode>> requiredNames(const Ctx& c, TSNode fn, const std::set<std::string>& checkers) {
   std::vector<std::pair<std::string, TSNode>> out;
   walk(fn, [&](TSNode n) {
     if (!is(n, "for_range_loop")) return true;
-    TSNode right = field(n, "right");
-    auto lits = items(right);
-    if (!is(right, "initializer_list") || lits.empty()) return true;
-    for (TSNode l : lits)
-      if (!is(l, "string_literal")) return true;
+    std::vector<std::pair<std::string, TSNode>> names;
+    for (TSNode el : elementsOf(c, field(n, "right"))) {
+      auto s = nameValue(c, el);
+      if (!s) return true;
+      names.emplace_back(*s, el);
+    }
+    if (names.empty()) return true;
     std::string var(c.text(innermostIdentifier(field(n, "declarator"))));
     bool checks = false;
     walk(field(n, "body"), [&](TSNode k) {
@@ -314,8 +336,7 @@ std::vector<std::pair<std::string, TSNode>> requiredNames(const Ctx& c, TSNode f
       });
       return !checks;
     });
-    if (checks)
-      for (TSNode l : lits) out.emplace_back(Evaluator::literalContent(c, l), l);
+    if (checks) out.insert(out.end(), names.begin(), names.end());
     return false;
   });
   return out;
