@@ -1,6 +1,7 @@
 #include "cache/DiskCache.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,8 +122,21 @@ DiskCache::DiskCache(std::string dir, uint64_t maxBytes) : dir_(std::move(dir)),
 
 DiskCache::~DiskCache() {
   flush();
-  for (auto& p : packs_)
+  for (auto& p : packs_) {
+    if (p->map) ::munmap(const_cast<char*>(p->map), p->size);
     if (p->fd >= 0) ::close(p->fd);
+  }
+}
+
+bool DiskCache::entryBytes(const Where& w, std::string& buffer, std::string_view& bytes) {
+  if (w.offset > w.pack->size || w.length > w.pack->size - w.offset) return false;
+  if (w.pack->map) {
+    bytes = std::string_view(w.pack->map + w.offset, static_cast<size_t>(w.length));
+    return true;
+  }
+  if (!preadAll(w.pack->fd, buffer, w.offset, static_cast<size_t>(w.length))) return false;
+  bytes = buffer;
+  return true;
 }
 
 std::string DiskCache::folder() const {
@@ -156,6 +170,9 @@ bool DiskCache::addPackLocked(const std::string& file) {
   pack->fd = fd;
   pack->size = static_cast<uint64_t>(st.st_size);
   pack->touchedAt = st.st_mtim.tv_sec;
+  // One mapping instead of a pread per entry (a warm report reads hundreds: each a system call).
+  if (void* m = ::mmap(nullptr, pack->size, PROT_READ, MAP_PRIVATE, fd, 0); m != MAP_FAILED)
+    pack->map = static_cast<const char*>(m);
   for (uint64_t i = 0; i < count; ++i) {
     const char* r = rows.data() + i * kIndexRow;
     uint64_t off = get<uint64_t>(r + 8), len = get<uint64_t>(r + 16);
@@ -191,10 +208,9 @@ std::optional<FileFacts> DiskCache::load(const std::string& path, const std::str
     }
     w = it->second;
   }
-  std::string bytes;
-  std::string_view k, payload;
-  if (w.offset > w.pack->size || w.length > w.pack->size - w.offset ||
-      !preadAll(w.pack->fd, bytes, w.offset, static_cast<size_t>(w.length)) || !parseEntry(bytes, k, payload)) {
+  std::string buffer;
+  std::string_view bytes, k, payload;
+  if (!entryBytes(w, buffer, bytes) || !parseEntry(bytes, k, payload)) {
     std::lock_guard<std::mutex> lock(mu_);
     if (auto it = index_.find(h); it != index_.end() && it->second.pack == w.pack && it->second.offset == w.offset)
       index_.erase(it);  // the rewritten entry goes to a newer pack
@@ -324,13 +340,10 @@ void DiskCache::mergeSmallPacksLocked() {
   std::vector<std::pair<std::string, std::string>> entries;
   for (const auto& [h, w] : index_) {
     if (!merged.count(w.pack)) continue;
-    std::string bytes;
-    std::string_view key, payload;
-    if (w.offset > w.pack->size || w.length > w.pack->size - w.offset ||
-        !preadAll(w.pack->fd, bytes, w.offset, static_cast<size_t>(w.length)) || !parseEntry(bytes, key, payload))
-      continue;
-    std::string k(key);
-    entries.emplace_back(std::move(k), std::move(bytes));
+    std::string buffer;
+    std::string_view bytes, key, payload;
+    if (!entryBytes(w, buffer, bytes) || !parseEntry(bytes, key, payload)) continue;
+    entries.emplace_back(std::string(key), std::string(bytes));
   }
   std::string file;
   if (!writePackLocked(entries, &file) || !addPackLocked(file)) return;

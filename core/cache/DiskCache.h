@@ -91,6 +91,10 @@ class DiskCache : public FactsStore {
     std::string file;
     int fd = -1;
     uint64_t size = 0;  // bytes, when indexed (packs never change)
+    // The pack mapped read-only (null when mapping failed: entries are then read with pread).
+    // A pack is written once under a temporary name and renamed into place, never rewritten, so
+    // the mapping stays valid, even after another process's trim unlinks the file.
+    const char* map = nullptr;
     std::atomic<int64_t> touchedAt{0};  // seconds; a hit refreshes the file's time hourly
   };
   struct Where {
@@ -100,6 +104,9 @@ class DiskCache : public FactsStore {
   std::string folder() const;
   void indexLocked();                                   // reads the packs of the folder once
   bool addPackLocked(const std::string& file);          // indexes one pack
+  // The bytes of an entry: a view of the mapped pack, else read into `buffer`; false when the
+  // entry lies past the pack's end or cannot be read.
+  static bool entryBytes(const Where& w, std::string& buffer, std::string_view& bytes);
   bool writePackLocked(const std::vector<std::pair<std::string, std::string>>& entries, std::string* file);
   void mergeSmallPacksLocked();
 

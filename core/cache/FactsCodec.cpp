@@ -152,7 +152,7 @@ IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, k
              pythonProse, proseFiles, proseSymbols, cppMoreSymbols)
 IMPACT_CODEC(KmdField, name, type, defaultValue)
 IMPACT_CODEC(Manifest, arch, slug, providerRoot, source, builder, kmdFields, surfaces)
-IMPACT_CODEC(DescriptorLaunch, source, builder, arch, ukdName, spec)
+IMPACT_CODEC(DescriptorLaunch, source, builder, arch, ukdName, spec, specFields)
 IMPACT_CODEC(PyNameList, function, range, evaluated, reason, names, kinds, sites)
 IMPACT_CODEC(DescriptorFacts, type, id, name, dispatch, arch, launches, legacyLaunches, ukdArchs, ukdCount, notInspected,
              genericTargets)

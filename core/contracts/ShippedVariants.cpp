@@ -2,25 +2,11 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
 #include "absl/strings/str_cat.h"
 
 namespace impact {
 
 namespace {
-
-std::map<std::string, std::string> specOf(const std::string& canonical) {
-  std::map<std::string, std::string> out;
-  nlohmann::json j = nlohmann::json::parse(canonical, nullptr, false);
-  if (!j.is_object()) return out;
-  for (const auto& [k, v] : j.items()) {
-    if (v.is_string()) out[k] = v.get<std::string>();
-    else if (v.is_boolean()) out[k] = v.get<bool>() ? "true" : "false";
-    else if (v.is_number() || v.is_null()) out[k] = v.dump();
-  }
-  return out;
-}
 
 void addFrom(ShippedSet& s, const std::string& what, const std::string& path) {
   if (std::find(s.files.begin(), s.files.end(), path) != s.files.end()) return;
@@ -37,7 +23,7 @@ ShippedIndex shippedVariants(const TreeFacts& facts, const Layout& layout) {
     if (f->descriptor)
       for (const DescriptorLaunch& l : f->descriptor->launches) {
         ShippedSet& s = fromDescriptors[layout.libraryPath(l.source) + "|" + l.builder];
-        s.variants.push_back({l.ukdName, specOf(l.spec)});
+        s.variants.push_back({l.ukdName, &l.specFields});
         addFrom(s, f->descriptor->type == "kdp" ? "KDP" : "descriptor", path);
       }
     if (f->generator)
@@ -45,7 +31,7 @@ ShippedIndex shippedVariants(const TreeFacts& facts, const Layout& layout) {
         if (g.source.empty() || g.builder.empty()) continue;
         if (!g.kind.empty() && g.kind != "rocke") continue;  // only rocke kernels are built from a builder
         ShippedSet& s = fromConfigs[layout.libraryPath(g.source) + "|" + g.builder];
-        for (const GeneratorVariant& v : g.variants) s.variants.push_back({v.name, v.spec});
+        for (const GeneratorVariant& v : g.variants) s.variants.push_back({v.name, &v.spec});
         if (!g.incomplete.empty() && s.incomplete.empty()) s.incomplete = absl::StrCat(path, ": ", g.incomplete);
         addFrom(s, "generator config", path);
       }

@@ -17,8 +17,11 @@
 namespace impact {
 
 struct ShippedVariant {
-  std::string name;                         // the UKD's name, the generated kernel's name
-  std::map<std::string, std::string> spec;  // scalars as text ("true", "8", "bf16", "null")
+  std::string name;  // the UKD's name, the generated kernel's name
+  // Its spec's scalars as text ("true", "8", "bf16", "null"): the facts' own map (a descriptor
+  // launch's specFields, a generator variant's spec), read where the extractor left it — the set
+  // lives no longer than the facts it was built from, as every pair's lists do.
+  const std::map<std::string, std::string>* spec = nullptr;
 };
 
 struct ShippedSet {

@@ -35,6 +35,22 @@ json parseBounded(std::string_view content) {
   };
   return json::parse(content, cb);
 }
+
+std::string scalarText(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number() || v.is_null()) return v.dump();
+  return "";
+}
+
+std::map<std::string, std::string> specOf(const json& spec) {
+  std::map<std::string, std::string> out;
+  if (!spec.is_object()) return out;
+  for (const auto& [k, v] : spec.items())
+    if (v.is_primitive()) out[k] = scalarText(v);
+  return out;
+}
+
 }  // namespace
 
 std::string descriptorType(std::string_view path) {
@@ -88,6 +104,7 @@ void addLaunch(const json& ks, const std::string& ukd, DescriptorFacts& f) {
       f.notInspected.push_back(ukd + ": kernel_source.source or .builder is not a string");
     } else {
       l.spec = spec == ks.end() ? "{}" : spec->dump();  // nlohmann sorts object keys
+      if (spec != ks.end()) l.specFields = specOf(*spec);
       (legacy ? f.legacyLaunches : f.launches).push_back(std::move(l));
     }
   } else if (kind == "rocke" && !multi) {
@@ -232,21 +249,6 @@ std::string str(const json& o, const char* key) {
   if (!o.is_object()) return "";
   auto it = o.find(key);
   return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::string scalarText(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_number() || v.is_null()) return v.dump();
-  return "";
-}
-
-std::map<std::string, std::string> specOf(const json& spec) {
-  std::map<std::string, std::string> out;
-  if (!spec.is_object()) return out;
-  for (const auto& [k, v] : spec.items())
-    if (v.is_primitive()) out[k] = scalarText(v);
-  return out;
 }
 
 // The whole line of a JSON value (nlohmann keeps no columns): editors underline the line and a

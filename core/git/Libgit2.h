@@ -10,6 +10,9 @@ namespace impact::gitlib {
 
 // git_libgit2_init once per process (objects are not re-hashed on every read, as git does not).
 void ensureLibgit2();
+// How many times libgit2 asked mbedTLS to load its CA certificates and was answered "none"
+// (Libgit2.cpp: impact never opens a TLS connection; the bundle costs 30 ms per start).
+int caBundleLoadsSkipped();
 
 template <typename T, void (*Free)(T*)>
 struct Deleter {

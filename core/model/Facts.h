@@ -187,6 +187,8 @@ struct DescriptorLaunch {
   std::string ukdName;  // the UKD's name (else its id; else its JSON pointer), "/<index or key>" added for
                         // a companion launch of a multi-launch UKD — the emitter's variant name
   std::string spec;     // kernel_source.spec as canonical JSON (keys sorted); "{}" when absent
+  std::map<std::string, std::string> specFields;  // its scalar fields as text ("true", "8", "bf16",
+                                                  // "null"), as a shipped variant's guards read them
   bool operator==(const DescriptorLaunch&) const = default;
 };
 

@@ -188,7 +188,7 @@ TEST(PairingDeclarations, AShippedKdpComesBeforeAGeneratorConfigAndNamesItsPackB
   kdp.name = "hipkernel:something_else";
   kdp.dispatch = "udd-1";
   kdp.arch = {"gfx950"};
-  kdp.launches = {{"kernels/gfx950/a.py", "build_a", {}, "x.v0", "{\"use_sinks\":false}"}};
+  kdp.launches = {{"kernels/gfx950/a.py", "build_a", {}, "x.v0", "{\"use_sinks\":false}", {{"use_sinks", "false"}}}};
   t.add(kKdps + "x/x.kdp.json", FileKind::Descriptor).descriptor = kdp;
   DescriptorFacts udd;
   udd.type = "udd";
@@ -204,7 +204,7 @@ TEST(PairingDeclarations, AShippedKdpComesBeforeAGeneratorConfigAndNamesItsPackB
   EXPECT_NE(p->note.find("hipkernel.x_pack.dispatch"), std::string::npos) << p->note;
   ASSERT_TRUE(p->shipped) << "the KDP's specs are build_a's shipped variants";
   EXPECT_EQ(p->shipped->variants.size(), 1u);
-  EXPECT_EQ(p->shipped->variants[0].spec.at("use_sinks"), "false");
+  EXPECT_EQ(p->shipped->variants[0].spec->at("use_sinks"), "false");
 }
 
 TEST(PairingDeclarations, AGeneratorConfigComesBeforeTheFileNameConventions) {

@@ -4,6 +4,9 @@
 // not decide, it stays "changed" (AgreeWithoutConditional) and says what is not settled.
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <map>
+
 #include "contracts/Kernargs.h"
 
 namespace impact {
@@ -43,9 +46,16 @@ CppArgList copy(std::vector<KernelArg> args) {
 
 CppArgList withoutSinks() { return copy({ptr("q_ptr"), ptr("o_ptr"), i32("n")}); }
 
+// A shipped variant whose spec lives as long as the test does (in the product, the facts hold it).
+ShippedVariant variant(std::string name, std::map<std::string, std::string> spec) {
+  static std::deque<std::map<std::string, std::string>> held;
+  held.push_back(std::move(spec));
+  return {std::move(name), &held.back()};
+}
+
 ShippedSet shippedWith(std::vector<std::pair<std::string, std::string>> useSinks) {
   ShippedSet s;
-  for (auto& [name, value] : useSinks) s.variants.push_back({name, {{"use_sinks", value}, {"dtype", "bf16"}}});
+  for (auto& [name, value] : useSinks) s.variants.push_back(variant(name, {{"use_sinks", value}, {"dtype", "bf16"}}));
   s.from = "generator config configs/fmha.yaml";
   s.files = {"configs/fmha.yaml"};
   return s;
@@ -78,7 +88,7 @@ TEST(ShippedDecision, WithoutShippedSpecsTheCopyStaysUndecided) {
 
 TEST(ShippedDecision, ASpecThatDoesNotStateTheFlagLeavesItUndecidedAndSaysWhich) {
   ShippedSet s = shippedWith({{"fmha.a", "false"}});
-  s.variants.push_back({"fmha.silent", {{"dtype", "fp16"}}});  // the builder's default decides: unknown here
+  s.variants.push_back(variant("fmha.silent", {{"dtype", "fp16"}}));  // the builder's default decides: unknown here
   Comparison c = compareCopy(sinkBuilder(), withoutSinks(), &s);
   EXPECT_EQ(c.outcome, Comparison::Outcome::AgreeWithoutConditional);
   EXPECT_NE(c.message.find("not settled by the shipped variants"), std::string::npos) << c.message;
@@ -92,7 +102,7 @@ TEST(ShippedDecision, AnIncompleteVariantSetNeverSaysOffForEveryVariant) {
   EXPECT_EQ(c.outcome, Comparison::Outcome::AgreeWithoutConditional);
   EXPECT_NE(c.message.find("knob set k9 not found"), std::string::npos) << c.message;
   // ...but a listed variant turning it on is still a mismatch.
-  s.variants.push_back({"fmha.on", {{"use_sinks", "true"}}});
+  s.variants.push_back(variant("fmha.on", {{"use_sinks", "true"}}));
   EXPECT_EQ(compareCopy(sinkBuilder(), withoutSinks(), &s).outcome, Comparison::Outcome::Disagree);
 }
 
@@ -100,7 +110,7 @@ TEST(ShippedDecision, AVariantThatTakesAnotherListDoesNotDecideThisOne) {
   PyBuilder b = sinkBuilder();
   b.abis[0].when = guardNot(nameGuard("spec.persistent"));
   ShippedSet s = shippedWith({{"fmha.a", "false"}});
-  s.variants.push_back({"fmha.persistent", {{"use_sinks", "true"}, {"persistent", "true"}}});
+  s.variants.push_back(variant("fmha.persistent", {{"use_sinks", "true"}, {"persistent", "true"}}));
   Comparison c = compareCopy(b, withoutSinks(), &s);
   EXPECT_EQ(c.outcome, Comparison::Outcome::Agree)
       << "the persistent variant builds another list: its use_sinks is not this list's" << c.message;
@@ -133,21 +143,21 @@ TEST(ShippedDecision, AConditionalCopyUnderAnotherGuardIsSettledByTheVariants) {
   EXPECT_EQ(compareCopy(sinkBuilder(), conditionalCopy()).outcome, Comparison::Outcome::AgreeWithoutConditional);
   ShippedSet off;
   off.from = "KDP a.kdp.json";
-  off.variants = {{"v1", {{"use_sinks", "false"}, {"use_alibi", "false"}}},
-                  {"v2", {{"use_sinks", "false"}, {"use_alibi", "false"}}}};
+  off.variants = {variant("v1", {{"use_sinks", "false"}, {"use_alibi", "false"}}),
+                  variant("v2", {{"use_sinks", "false"}, {"use_alibi", "false"}})};
   Comparison agree = compareCopy(sinkBuilder(), conditionalCopy(), &off);
   EXPECT_EQ(agree.outcome, Comparison::Outcome::Agree) << agree.message;
   EXPECT_NE(agree.shippedNote.find("differ only under guards no shipped variant takes (2, from KDP a.kdp.json)"),
             std::string::npos)
       << agree.shippedNote;
   ShippedSet on = off;
-  on.variants.push_back({"v3", {{"use_sinks", "true"}, {"use_alibi", "false"}}});
+  on.variants.push_back(variant("v3", {{"use_sinks", "true"}, {"use_alibi", "false"}}));
   Comparison mismatch = compareCopy(sinkBuilder(), conditionalCopy(), &on);
   EXPECT_EQ(mismatch.outcome, Comparison::Outcome::Disagree);
   EXPECT_NE(mismatch.message.find("for 1 of 3 shipped variants (v3; KDP a.kdp.json)"), std::string::npos)
       << mismatch.message;
   ShippedSet silent = off;
-  silent.variants.push_back({"v4", {{"use_sinks", "false"}}});
+  silent.variants.push_back(variant("v4", {{"use_sinks", "false"}}));
   Comparison open = compareCopy(sinkBuilder(), conditionalCopy(), &silent);
   EXPECT_EQ(open.outcome, Comparison::Outcome::AgreeWithoutConditional);
   EXPECT_NE(open.message.find("not settled by the shipped variants: the guards are not decided by the spec of 1 of 3 (v4)"),

@@ -78,9 +78,9 @@ void settleByShipped(Comparison& c, const PyAbi& abi, const CppArgList& copy, co
   size_t building = 0;
   for (const ShippedVariant& v : shipped.variants) {
     std::map<std::string, Truth> vals;
-    atomsAgainstSpec(abi.when, v.spec, vals);
-    for (const Guard& g : bs.guards) atomsAgainstSpec(g, v.spec, vals);
-    for (const Guard& g : cs.guards) atomsAgainstSpec(g, v.spec, vals);
+    atomsAgainstSpec(abi.when, *v.spec, vals);
+    for (const Guard& g : bs.guards) atomsAgainstSpec(g, *v.spec, vals);
+    for (const Guard& g : cs.guards) atomsAgainstSpec(g, *v.spec, vals);
     uint64_t bits = 0;
     bool known = true;
     for (size_t i = 0; i < keys.size() && known; ++i) {

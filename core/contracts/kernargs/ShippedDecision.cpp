@@ -33,7 +33,7 @@ ShippedDecision decideByShipped(const PyAbi& abi, const std::vector<int>& lacked
   std::string from, incomplete;
   if (!copy.spec.empty()) {
     own.name = "its own variant";
-    own.spec = copy.spec;
+    own.spec = &copy.spec;
     variants.push_back(&own);
     from = "the descriptor's spec";
   } else if (shipped) {
@@ -47,12 +47,12 @@ ShippedDecision decideByShipped(const PyAbi& abi, const std::vector<int>& lacked
   std::vector<std::vector<std::string>> on(lacked.size());
   std::vector<std::string> undecided;
   for (const ShippedVariant* v : variants) {
-    Truth when = evalGuard(abi.when, v->spec);
+    Truth when = evalGuard(abi.when, *v->spec);
     if (when == Truth::False) continue;
     ++building;
     bool open = false;
     for (size_t i = 0; i < lacked.size(); ++i) {
-      Truth t = evalGuard(argGuard(abi.args[lacked[i]]), v->spec);
+      Truth t = evalGuard(argGuard(abi.args[lacked[i]]), *v->spec);
       if (t == Truth::True && when == Truth::True) on[i].push_back(v->name);
       else if (t != Truth::False) open = true;
     }
