@@ -20,7 +20,7 @@ std::string describe(const CppArgList& l) {
   if (l.builderHint) return absl::StrCat("descriptor signature", var.empty() ? "" : var);
   switch (l.form) {
     case CppArgList::Form::Static: return absl::StrCat("KernelArgument list", var, where);
-    case CppArgList::Form::Lambda: return absl::StrCat("KernelArgument list built by a lambda", where);
+    case CppArgList::Form::Lambda: return absl::StrCat("KernelArgument list", var, " built by appends", where);
     case CppArgList::Form::Launch: return absl::StrCat("launch call", where);
     case CppArgList::Form::NameKeyed: return absl::StrCat("name-keyed check", where);
     case CppArgList::Form::Names: return absl::StrCat("names array", var, where);

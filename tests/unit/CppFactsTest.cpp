@@ -475,14 +475,63 @@ void Pack::buildSignature(Sig& out, bool persistent)
   const CppArgList& l = *lambdas[0];
   EXPECT_EQ(l.symbol, "Pack::buildSignature");
   EXPECT_EQ(l.variable, "out.signature");
-  ASSERT_EQ(l.args.size(), 3u);
+  ASSERT_EQ(l.args.size(), 2u);
   EXPECT_EQ(l.args[0].name, "q");
   EXPECT_EQ(l.args[0].kind, "global_buffer");
   EXPECT_EQ(l.args[0].size, 8u);
   EXPECT_TRUE(l.args[1].conditional);
   EXPECT_EQ(l.args[1].condition, "persistent && out.split");
-  EXPECT_FALSE(l.args[2].resolved);  // inside a loop that cannot be unrolled
-  EXPECT_EQ(l.args[2].kind, "by_value");
+  // The loop appends n arguments, n unknown: what follows is not a third argument, it is open.
+  EXPECT_NE(l.openTail.find("the arguments from #3 on: appended in a loop whose count the reader does not know"),
+            std::string::npos)
+      << l.openTail;
+}
+
+// A signature built by appends written at each step (the real gfx950 conv pack's form): loops
+// over literal names unrolled, local constexpr sizes, then a loop over a parameter that appends an
+// unknown number of arguments: the list is known up to there and open after it, never a wrong count.
+TEST(CppFacts, ADirectlyAppendedSignatureIsReadUpToItsLoopOverAParameter) {
+  const std::string src = R"cpp(
+template <size_t Count>
+std::vector<KernelArgument> convSignature(const std::array<std::string_view, Count>& names)
+{
+    constexpr auto POINTER_BYTES = static_cast<uint32_t>(sizeof(void*));
+    constexpr auto I32_BYTES = static_cast<uint32_t>(sizeof(int32_t));
+    std::vector<KernelArgument> signature;
+    signature.reserve(6 + Count);
+    uint32_t offset = 0;
+    for(const auto* name : {"A", "B", "D"})
+    {
+        signature.push_back({"global_buffer", POINTER_BYTES, offset, name});
+        offset += POINTER_BYTES;
+    }
+    signature.emplace_back("by_value", I32_BYTES, offset, "A_bytes");
+    for(const auto name : names)
+        signature.push_back(KernelArgument{"by_value", I32_BYTES, offset, std::string(name)});
+    signature.push_back({"by_value", I32_BYTES, offset, "after"});
+    return signature;
+}
+std::vector<KernelArgument> fromElsewhere()
+{
+    std::vector<KernelArgument> loaded;
+    loaded = loadSignature();
+    return loaded;
+}
+)cpp";
+  FileFacts f = facts(src);
+  auto lists = ofForm(f, CppArgList::Form::Lambda);
+  ASSERT_EQ(lists.size(), 1u) << "a vector no append builds is no list";
+  const CppArgList& l = *lists[0];
+  EXPECT_EQ(l.symbol, "convSignature");
+  EXPECT_EQ(l.variable, "signature");
+  std::vector<std::string> got;
+  for (const auto& a : l.args) got.push_back(a.name + " " + a.kind + "/" + std::to_string(a.size));
+  EXPECT_EQ(got, (std::vector<std::string>{"A global_buffer/8", "B global_buffer/8", "D global_buffer/8",
+                                           "A_bytes by_value/4"}));
+  EXPECT_NE(l.openTail.find("the arguments from #5 on: appended in a loop over 'names', whose elements the reader "
+                            "cannot enumerate"),
+            std::string::npos)
+      << l.openTail;
 }
 
 TEST(CppFacts, LambdaThatDoesNotAppendIsIgnored) {

@@ -301,6 +301,22 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         namedWithFile[s.cppPath].emplace_back(path, absl::StrCat(l.libraryPath(s.pythonPath), "|", s.pythonSymbol));
   }
 
+  // The one b.param builder the profile entries naming `file` as their cpp_mirror name (the gfx950
+  // conv profile names the Native for kernelFits, workspaceBytes, score and the builder
+  // build_implicit_gemm_conv for pointer_nonalias and workspace), with the profile; none when
+  // they name none or several.
+  auto profileBuilderOfFile = [&](const std::string& file) -> std::optional<std::pair<BuilderRef, std::string>> {
+    std::map<std::string, std::pair<BuilderRef, std::string>> found;  // by builder key: builder, manifest
+    if (auto it = namedWithFile.find(file); it != namedWithFile.end())
+      for (const auto& [manifest, located] : it->second) {
+        auto bar = located.find('|');
+        auto fb = findBuilder(located.substr(0, bar), located.substr(bar + 1));
+        if (fb && fb->builder->style == PyBuilder::Style::Params) found.emplace(fb->key(), std::pair{*fb, manifest});
+      }
+    if (found.size() != 1) return std::nullopt;
+    return found.begin()->second;
+  };
+
   std::vector<KernargsPair> out;
   std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with
   std::map<std::string, BuilderRef> builderByKey;
@@ -419,6 +435,18 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         // A Python copy (attention_dense_signature) restates a builder of its own module; else
         // builders whose module the copy's file is named after come first (many kernels
         // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
+        // A file the profile's entries name, with one builder: that builder, when the names relate.
+        if (auto fromProfile = profileBuilderOfFile(path);
+            fromProfile && related(nameMatch(*fromProfile->first.builder, list), list)) {
+          p.builder = fromProfile->first;
+          p.pairedBy = absl::StrCat("profile ", fromProfile->second, " launch_surface entries naming this file");
+          p.declaration = fromProfile->second;
+          builderOfFile.emplace(path, p.builder->key());
+          builderByKey.emplace(p.builder->key(), *p.builder);
+          declarationOfFile.emplace(path, p.declaration);
+          out.push_back(std::move(p));
+          continue;
+        }
         std::vector<BuilderRef> affine;
         bool ownModule = false;
         if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
@@ -469,7 +497,20 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     if (keyByNativeStem.emplace(stem(file), key).second) fileByNativeStem.emplace(stem(file), file);
   for (auto& p : pendingByFileName) {
     std::optional<BuilderRef> b;
-    if (auto it = builderOfFile.find(p.copy.path); it != builderOfFile.end()) {
+    auto byProfileEntries = [&] {
+      if (auto named = profileBuilderOfFile(p.copy.path)) {
+        const auto& [fb, manifest] = *named;
+        b = fb;
+        p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
+                              ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
+        p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
+        p.declaration = manifest;
+      }
+    };
+    // A launch in a file the profile's entries name goes with their one builder first: the
+    // declaration says so, the file's other lists only suggest it.
+    if (p.copy.list->form == CppArgList::Form::Launch) byProfileEntries();
+    if (auto it = builderOfFile.find(p.copy.path); !b && it != builderOfFile.end()) {
       b = builderByKey.at(it->second);
       p.pairedBy = "the builder of the file's other lists";
       p.declaration = declarationOfFile[p.copy.path];
@@ -508,27 +549,6 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
         b = all[hits[0]];
         p.note = absl::StrCat("paired through the file name with ", b->path, ":", b->builder->name);
         p.pairedBy = absl::StrCat("file name convention (", b->path, ")");
-      }
-    }
-    // A launch whose file a manifest's entries name as their cpp_mirror, when those entries'
-    // python_source name exactly one b.param builder (the gfx950 conv profile names the Native
-    // for kernelFits, workspaceBytes, score and the builder build_implicit_gemm_conv for
-    // pointer_nonalias and workspace).
-    if (!b && p.copy.list->form == CppArgList::Form::Launch) {
-      std::map<std::string, std::pair<BuilderRef, std::string>> found;  // by builder key: builder, manifest
-      if (auto it = namedWithFile.find(p.copy.path); it != namedWithFile.end())
-        for (const auto& [manifest, located] : it->second) {
-          auto bar = located.find('|');
-          auto fb = findBuilder(located.substr(0, bar), located.substr(bar + 1));
-          if (fb && fb->builder->style == PyBuilder::Style::Params) found.emplace(fb->key(), std::pair{*fb, manifest});
-        }
-      if (found.size() == 1) {
-        const auto& [fb, manifest] = found.begin()->second;
-        b = fb;
-        p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
-                              ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
-        p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
-        p.declaration = manifest;
       }
     }
     if (!b) {

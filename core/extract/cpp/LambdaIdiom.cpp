@@ -1,5 +1,10 @@
 #include "extract/cpp/LambdaIdiom.h"
 
+#include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+
 
 namespace impact::cpp {
 namespace {
@@ -14,6 +19,7 @@ struct LambdaShape {
   std::string vector;                 // the vector appended to, if seen
   Slot kind, size, argName;
   TSNode lambda{};
+  bool direct = false;                // no lambda: `vector.push_back({...})` written at each append
 };
 
 // Finds the append inside a lambda body and maps kind/size/name to parameters.
@@ -94,12 +100,13 @@ class LambdaCalls {
     if (depth > kMaxStmtDepth) { truncated_ = true; return; }
     std::string_view t = type(n);
     if (t == "lambda_expression") return;
-    if (t == "call_expression" && is(field(n, "function"), "identifier") &&
+    if (t == "call_expression" && !shape_.direct && is(field(n, "function"), "identifier") &&
         c_.text(field(n, "function")) == shape_.name) {
       emit(n, ctx);
       // arguments may hold further calls only in odd code; do not descend
       return;
     }
+    if (shape_.direct && (t == "call_expression" || t == "assignment_expression") && directUse(n, ctx)) return;
     if (t == "if_statement" || t == "conditional_expression") {
       visit(field(n, "condition"), ctx, depth + 1);
       std::string cond = t == "if_statement" ? conditionText(c_, n) : collapse(c_.text(field(n, "condition")));
@@ -129,14 +136,14 @@ class LambdaCalls {
         return;
       }
       std::string saved = ctx.loopReason;
-      ctx.loopReason = "called inside a loop over '" + collapse(c_.text(right)) + "' that cannot be unrolled";
+      ctx.loopReason = "in a loop over '" + collapse(c_.text(right)) + "', whose elements the reader cannot enumerate";
       visit(body, ctx, depth + 1);
       ctx.loopReason = saved;
       return;
     }
     if (t == "for_statement" || t == "while_statement" || t == "do_statement") {
       std::string saved = ctx.loopReason;
-      ctx.loopReason = "called inside a loop that cannot be unrolled";
+      ctx.loopReason = "in a loop whose count the reader does not know";
       for (TSNode k : namedChildren(n)) visit(k, ctx, depth + 1);
       ctx.loopReason = saved;
       return;
@@ -145,11 +152,64 @@ class LambdaCalls {
   }
 
   bool truncated() const { return truncated_; }
+  // Where the list stops being known: an append in a loop the walk cannot unroll (it appends an
+  // unknown number of arguments), or a change of the vector it does not follow. "" when complete.
+  const std::string& open() const { return open_; }
+  // Whether any append was seen (one in a loop the walk could not unroll included).
+  bool appended() const { return appended_; }
 
  private:
   TSNode slotNode(const Slot& s, const std::vector<TSNode>& args) const {
     if (s.param >= 0) return static_cast<size_t>(s.param) < args.size() ? args[s.param] : TSNode{};
     return s.fixed;
+  }
+
+  void openAt(TSNode n, const std::string& why) {
+    if (open_.empty())
+      open_ = absl::StrCat("the arguments from #", out_.size() + 1, " on: ", why, " (line ", rangeOf(n).line + 1, ")");
+  }
+
+  // The direct form: `v.push_back({kind, size, offset, name})`, `v.push_back(KernelArgument{...})`,
+  // `v.emplace_back(kind, size, offset, name)` append; any other call on `v` or given it that may
+  // change it (insert, assign, resize, a function taking it), or an assignment to it, ends what is
+  // known. True when `n` was such a use (handled, not descended into).
+  bool directUse(TSNode n, const CallContext& ctx) {
+    const std::string& v = shape_.vector;
+    if (is(n, "assignment_expression")) {
+      if (noSpace(c_.text(field(n, "left"))) != v) return false;
+      openAt(n, "`" + v + "` is assigned");
+      return true;
+    }
+    TSNode fn = field(n, "function");
+    auto args = items(field(n, "arguments"));
+    if (is(fn, "field_expression") && noSpace(c_.text(field(fn, "argument"))) == v) {
+      std::string callee = calleeName(c_, n);
+      if (callee == "push_back" || callee == "emplace_back") {
+        ElementParts p;
+        if (args.size() == 1 && (c_.isKaElement(args[0]) || is(args[0], "initializer_list"))) {
+          p = partsOf(c_, elementBraces(c_, args[0]));
+        } else if (args.size() >= 3) {
+          p.count = args.size();
+          p.kind = args[0], p.size = args[1], p.offset = args[2];
+          if (args.size() >= 4) p.name = args[3];
+        } else {
+          openAt(n, "`" + collapse(c_.text(n)) + "` appends an element the reader cannot take apart");
+          return true;
+        }
+        append(n, p, ctx);
+        return true;
+      }
+      static const std::set<std::string> reads = {"reserve", "size", "empty", "begin", "end", "cbegin", "cend",
+                                                  "data", "front", "back", "at", "capacity"};
+      if (!reads.count(callee)) openAt(n, "`" + v + "." + callee + "(...)` changes the list");
+      return true;
+    }
+    for (TSNode a : args)
+      if (noSpace(c_.text(a)) == v || noSpace(c_.text(a)) == "&" + v) {
+        openAt(n, "`" + v + "` is given to " + collapse(c_.text(fn)) + ", which may change it");
+        return true;
+      }
+    return false;
   }
 
   void emit(TSNode call, const CallContext& ctx) {
@@ -159,16 +219,22 @@ class LambdaCalls {
     p.kind = slotNode(shape_.kind, args);
     p.size = slotNode(shape_.size, args);
     p.name = slotNode(shape_.argName, args);
+    append(call, p, ctx);
+  }
+
+  void append(TSNode call, const ElementParts& p, const CallContext& ctx) {
+    appended_ = true;
+    if (!open_.empty()) return;  // past an append of unknown count: positions are not known
+    if (!ctx.loopReason.empty()) {
+      openAt(call, "appended " + ctx.loopReason);
+      return;
+    }
     Evaluator ev{c_, &ctx.env};
     // Fixed parts live inside the lambda; parameters are evaluated where the call is.
     KernelArg a = argFrom(ev, p, site_, rangeOf(call));
     if (!ctx.conditions.empty()) {
       a.conditional = true;
       for (size_t i = 0; i < ctx.conditions.size(); ++i) a.condition += (i ? " && " : "") + ctx.conditions[i];
-    }
-    if (!ctx.loopReason.empty()) {
-      a.resolved = false;
-      a.unresolvedReason += (a.unresolvedReason.empty() ? "" : "; ") + ctx.loopReason;
     }
     out_.push_back(std::move(a));
   }
@@ -178,7 +244,46 @@ class LambdaCalls {
   const Site& site_;
   std::vector<KernelArg>& out_;
   bool truncated_ = false;
+  bool appended_ = false;
+  std::string open_;
 };
+
+}  // namespace
+
+namespace {
+
+// The list the appends of `shape` build in function `f`, walked from its body in program order.
+// Empty (nothing to add) when no append was seen.
+std::optional<CppArgList> appendedList(const Ctx& c, const LambdaShape& shape, int f, const Site& site) {
+  TSNode def = c.functions[f].node;
+  CppArgList l;
+  l.form = CppArgList::Form::Lambda;
+  l.symbol = functionName(c, def);
+  l.variable = shape.vector;
+  TSNode fd = functionDeclarator(def);
+  l.range = rangeOf(isNull(fd) ? def : fd);
+  CallContext ctx;
+  LambdaCalls calls(c, shape, site, l.args);
+  calls.visit(field(def, "body"), ctx, 0);
+  if (l.args.empty() && !calls.appended()) return std::nullopt;
+  l.openTail = calls.open();
+  l.fingerprint = codeFingerprint(c.tree, def);
+  for (const KernelArg& a : l.args) l.named = l.named || !a.name.empty();
+  return l;
+}
+
+// A local `std::vector<KernelArgument> v;` declared without elements (`v;`, `v{}`, `v()`): the
+// vector the direct appends of its function build.
+std::string emptyKernelArgumentVector(const Ctx& c, TSNode decl) {
+  if (c.text(field(decl, "type")).find("KernelArgument") == std::string_view::npos) return "";
+  TSNode d = field(decl, "declarator");
+  if (is(d, "identifier")) return std::string(c.text(d));
+  if (!is(d, "init_declarator")) return "";
+  TSNode v = field(d, "value");
+  if ((is(v, "initializer_list") || is(v, "argument_list")) && items(v).empty() && is(field(d, "declarator"), "identifier"))
+    return std::string(c.text(field(d, "declarator")));
+  return "";
+}
 
 }  // namespace
 
@@ -191,23 +296,21 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out) {
     LambdaShape shape;
     shape.name = std::string(c.text(name));
     if (!lambdaShape(c, lambda, shape)) continue;
-    TSNode def = c.functions[f].node;
-    TSNode body = field(def, "body");
-    Site site = c.siteOf(decl);
-    CppArgList l;
-    l.form = CppArgList::Form::Lambda;
-    l.symbol = functionName(c, def);
-    l.variable = shape.vector;
-    TSNode fd = functionDeclarator(def);
-    l.range = rangeOf(isNull(fd) ? def : fd);
-    CallContext ctx;
-    LambdaCalls calls(c, shape, site, l.args);
-    calls.visit(body, ctx, 0);
-    if (l.args.empty()) continue;
-    l.fingerprint = codeFingerprint(c.tree, def);
-    for (const KernelArg& a : l.args) l.named = l.named || !a.name.empty();
-    out.push_back(std::move(l));
+    if (auto l = appendedList(c, shape, f, c.siteOf(decl))) out.push_back(std::move(*l));
   }
+  // The direct form: the function appends to a local vector itself, statement by statement.
+  walk(c.tree.root(), [&](TSNode n) {
+    if (is(n, "lambda_expression")) return false;
+    if (!is(n, "declaration")) return true;
+    int f = c.functionOf(n);
+    std::string v = f < 0 ? "" : emptyKernelArgumentVector(c, n);
+    if (v.empty()) return false;
+    LambdaShape shape;
+    shape.vector = v;
+    shape.direct = true;
+    if (auto l = appendedList(c, shape, f, c.siteOf(n))) out.push_back(std::move(*l));
+    return false;
+  });
 }
 
 }  // namespace impact::cpp

@@ -1,6 +1,10 @@
-// The lambda idiom: `auto add = [&](const char* kind, uint32_t size, const char* name) {...};`
-// called in loops over literal name lists (unrolled) and under `if (metadata flag)`
-// (conditional arguments).
+// KernelArgument lists built by appends, walked in program order from the function's body:
+// through a local lambda (`auto add = [&](const char* kind, uint32_t size, const char* name)
+// {...};` called at each append) or directly (`std::vector<KernelArgument> v;` then
+// `v.push_back({kind, size, offset, name})`, `v.emplace_back(...)`). Loops over literal lists or
+// named constant arrays are unrolled, `if (metadata flag)` makes the appends under it
+// conditional; an append in a loop the walk cannot unroll, or a change of the vector it does not
+// follow, ends what is known (the list's openTail says where and why).
 #pragma once
 
 #include <vector>
