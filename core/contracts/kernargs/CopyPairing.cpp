@@ -432,44 +432,40 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       } else if (packIt != packDecls.end() && pairThroughPack(packIt->second, findBuilder, p, missing)) {
         // paired through a KDP or generator config naming this pack (PackDeclarations.h)
       } else if (named) {
-        // A Python copy (attention_dense_signature) restates a builder of its own module; else
-        // builders whose module the copy's file is named after come first (many kernels
-        // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
         // A file the profile's entries name, with one builder: that builder, when the names relate.
-        if (auto fromProfile = profileBuilderOfFile(path);
-            fromProfile && related(nameMatch(*fromProfile->first.builder, list), list)) {
+        auto fromProfile = profileBuilderOfFile(path);
+        if (fromProfile && related(nameMatch(*fromProfile->first.builder, list), list)) {
           p.builder = fromProfile->first;
           p.pairedBy = absl::StrCat("profile ", fromProfile->second, " launch_surface entries naming this file");
           p.declaration = fromProfile->second;
-          builderOfFile.emplace(path, p.builder->key());
-          builderByKey.emplace(p.builder->key(), *p.builder);
-          declarationOfFile.emplace(path, p.declaration);
-          out.push_back(std::move(p));
-          continue;
+        } else {
+          // A Python copy (attention_dense_signature) restates a builder of its own module; else
+          // builders whose module the copy's file is named after come first (many kernels
+          // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
+          std::vector<BuilderRef> affine;
+          bool ownModule = false;
+          if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
+            affine = own->second;
+            ownModule = true;
+          }
+          if (affine.empty()) affine = affineTo(path);
+          auto [exact, closest] = bestByNames(affine, list);
+          if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
+          if (exact) p.builder = exact;
+          else if (closest) {
+            p.builder = closest;
+            // A Python copy restates its own module's builder: no other builder was in question.
+            if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+          } else if (!missing.empty()) {
+            p.note = absl::StrJoin(missing, "; ");  // a declaration names a builder the tree lacks
+            out.push_back(std::move(p));
+            continue;
+          } else {  // not a copy of any known builder
+            leave(std::move(p), "pairs with no builder: no profile, KDP or generator config names this file, and no builder shares its argument names");
+            continue;
+          }
+          p.pairedBy = ownModule ? "argument names (a copy in the builder's own module)" : "argument names";
         }
-        std::vector<BuilderRef> affine;
-        bool ownModule = false;
-        if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
-          affine = own->second;
-          ownModule = true;
-        }
-        if (affine.empty()) affine = affineTo(path);
-        auto [exact, closest] = bestByNames(affine, list);
-        if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
-        if (exact) p.builder = exact;
-        else if (closest) {
-          p.builder = closest;
-          // A Python copy restates its own module's builder: no other builder was in question.
-          if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
-        } else if (!missing.empty()) {
-          p.note = absl::StrJoin(missing, "; ");  // a declaration names a builder the tree lacks
-          out.push_back(std::move(p));
-          continue;
-        } else {  // not a copy of any known builder
-          leave(std::move(p), "pairs with no builder: no profile, KDP or generator config names this file, and no builder shares its argument names");
-          continue;
-        }
-        p.pairedBy = ownModule ? "argument names (a copy in the builder's own module)" : "argument names";
       } else {
         if (!missing.empty()) p.note = absl::StrJoin(missing, "; ");
         pendingByFileName.push_back(std::move(p));
@@ -497,19 +493,16 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     if (keyByNativeStem.emplace(stem(file), key).second) fileByNativeStem.emplace(stem(file), file);
   for (auto& p : pendingByFileName) {
     std::optional<BuilderRef> b;
-    auto byProfileEntries = [&] {
-      if (auto named = profileBuilderOfFile(p.copy.path)) {
-        const auto& [fb, manifest] = *named;
-        b = fb;
-        p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
-                              ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
-        p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
-        p.declaration = manifest;
-      }
-    };
     // A launch in a file the profile's entries name goes with their one builder first: the
     // declaration says so, the file's other lists only suggest it.
-    if (p.copy.list->form == CppArgList::Form::Launch) byProfileEntries();
+    if (auto named = p.copy.list->form == CppArgList::Form::Launch ? profileBuilderOfFile(p.copy.path) : std::nullopt) {
+      const auto& [fb, manifest] = *named;
+      b = fb;
+      p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
+                            ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
+      p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
+      p.declaration = manifest;
+    }
     if (auto it = builderOfFile.find(p.copy.path); !b && it != builderOfFile.end()) {
       b = builderByKey.at(it->second);
       p.pairedBy = "the builder of the file's other lists";

@@ -224,6 +224,16 @@ std::string Evaluator::literalContent(const Ctx& c, TSNode lit) {
   return out;
 }
 
+std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth) {
+  while (!isNull(n) && is(n, "parenthesized_expression") && items(n).size() == 1) n = items(n)[0];
+  if (isNull(n) || depth > kMaxEvalDepth) return {};
+  if (is(n, "initializer_list")) return items(n);
+  if (is(n, "compound_literal_expression")) return elementsOf(c, field(n, "value"), depth + 1);
+  if (is(n, "identifier") || is(n, "qualified_identifier"))
+    if (const Constant* k = lookup(c, c.text(n), c.siteOf(n))) return elementsOf(c, k->value, depth + 1);
+  return {};
+}
+
 std::optional<std::string> Evaluator::str(TSNode n, const Site& site, int depth) const {
   if (isNull(n) || depth > kMaxEvalDepth) return std::nullopt;
   n = substitute(n);

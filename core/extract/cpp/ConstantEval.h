@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "extract/cpp/Context.h"
 
@@ -24,6 +25,10 @@ bool isIntegralTypeName(std::string_view written);
 // The type class (Facts.h KernelArg::typeClass) of a scalar type name: "float" -> "f32",
 // "int32_t" -> "s32", "uint32_t" -> "u32", "__hip_bfloat16" -> "bf16"; "" when not known.
 std::string typeClassOfName(std::string_view written);
+// The elements of a range-for's range or of an initializer: the braced list written there, or the
+// one a named constant holds (`constexpr std::array<const char*, 4> kNames{…}`, `const char* const
+// kNames[] = {…}`), followed through constants naming constants; empty when neither.
+std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth = 0);
 
 struct Evaluator {
   const Ctx& c;

@@ -121,12 +121,9 @@ class LambdaCalls {
       TSNode right = field(n, "right");
       TSNode body = field(n, "body");
       std::string var = declaredName(c_, field(n, "declarator"));
-      TSNode listNode = right;
-      if (is(right, "identifier") || is(right, "qualified_identifier")) {
-        if (const Constant* k = lookup(c_, c_.text(right), site_)) listNode = k->value;
-      }
-      if (is(listNode, "initializer_list") && !var.empty()) {
-        for (TSNode e : items(listNode)) {
+      std::vector<TSNode> elements = elementsOf(c_, right);
+      if (!elements.empty() && !var.empty()) {
+        for (TSNode e : elements) {
           auto saved = ctx.env.find(var) != ctx.env.end() ? std::optional<TSNode>(ctx.env[var]) : std::nullopt;
           ctx.env[var] = e;
           visit(body, ctx, depth + 1);

@@ -52,19 +52,6 @@ std::optional<std::string> nameValue(const Ctx& c, TSNode n) {
   return Evaluator{c}.str(n, c.siteOf(n), 0);
 }
 
-// The elements of a range-for's range or of a map's initializer: the braced list written there,
-// or the one a named constant holds (`constexpr std::array<const char*, 4> kNames{…}`,
-// `const char* const kNames[] = {…}`), followed through constants naming constants.
-std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth = 0) {
-  n = strip(n);
-  if (isNull(n) || depth > kMaxEvalDepth) return {};
-  if (is(n, "initializer_list")) return items(n);
-  if (is(n, "compound_literal_expression")) return elementsOf(c, field(n, "value"), depth + 1);
-  if (is(n, "identifier") || is(n, "qualified_identifier"))
-    if (const Constant* k = lookup(c, c.text(n), c.siteOf(n))) return elementsOf(c, k->value, depth + 1);
-  return {};
-}
-
 // "Class::method" for a method defined inside its class; the name as written otherwise.
 std::string ownerName(const Ctx& c, TSNode def) {
   std::string name = functionName(c, def);
