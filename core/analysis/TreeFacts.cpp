@@ -8,7 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "parse/QuerySet.h"
 
 namespace impact {
 
@@ -49,20 +48,12 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
     slots[s].resize(paths[s].size());
   }
 
-  // C++ files last: their query set is compiled (once per process, ~20 ms) on its own thread
-  // from the first file that must be extracted, while the workers take the other files; a run
-  // that finds every file in the cache compiles nothing.
-  std::stable_partition(jobs.begin(), jobs.end(), [](const Job& j) { return classify(*j.path) != FileKind::Cpp; });
-  std::once_flag warmOnce;
-  std::jthread warmer;
-
   std::atomic<size_t> next{0};
   std::mutex mu;
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
       const Job& job = jobs[i];
       auto facts = cache.get(*job.path, job.ref->id, [&]() {
-        std::call_once(warmOnce, [&] { warmer = std::jthread(warmQueries); });
         auto content = job.snap->read(*job.path);
         if (!content.ok()) {
           std::lock_guard<std::mutex> lock(mu);

@@ -1,14 +1,20 @@
-// Every .scm query of a language, compiled as ONE tree-sitter query and run in ONE cursor pass.
-// tree-sitter 0.20's ts_query_new has a fixed cost of several ms per query object on the C++
-// grammar, and each query run is a full walk of the file; the .scm files stay one per job
-// (core/queries/), and each is a group of patterns of its language's set (a pattern-index range,
-// found from the pattern's start byte in the concatenated source).
+// The C++ shapes the extractors start from (a constant, a KernelArgument element, a launch call, a
+// lambda bound to a local, a typed declaration), each stated as a tree-sitter query in
+// core/queries/*.scm and matched here by ONE walk of the file.
+//
+// Why a walk and not tree-sitter's query engine: tree-sitter 0.20 (Debian 12) spends 15–30 ms in
+// ts_query_new on the C++ grammar — an analysis of the whole parse table, paid even for
+// `(call_expression) @c` — once per process, which was an eighth of every cold report; its cursor
+// then walks the file once more. The patterns here are the .scm files' patterns, as data, and the
+// walk gives exactly what the query gives, match for match: the same matches, in the same order
+// (a match is reported when its last node is reached, as tree-sitter's cursor reports it), with
+// the same captures in the same order. tests/unit/QuerySetTest.cpp compiles the .scm files with
+// tree-sitter as the oracle and compares on every real C++ file and on malformed input.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -26,9 +32,6 @@ enum class QueryId : uint8_t {
 };
 inline constexpr size_t kQueryIdCount = 5;
 
-Lang languageOf(QueryId id);
-std::string_view querySource(QueryId id);  // the .scm text
-
 // The matches of one pass, split by .scm file. Each file's matches are in the order a query of
 // that file alone gives on the same root, and Match::pattern is the index within that file.
 struct QueryMatches {
@@ -36,25 +39,36 @@ struct QueryMatches {
   const std::vector<Query::Match>& operator[](QueryId id) const { return byId[static_cast<size_t>(id)]; }
 };
 
+// A pattern node: `(type field: (kid) @capture)`. `types` empty: any named node (`(_)`).
+struct ShapeNode {
+  std::vector<std::string_view> types;
+  std::string_view field;    // "" when the pattern names no field
+  std::string_view capture;  // "" when nothing is captured here
+  std::vector<ShapeNode> kids;
+};
+
 class QuerySet {
  public:
-  // Compiled on first use, exactly once per process; safe from any thread.
+  // Built on first use, exactly once per process (a table of the grammar's symbols; no query is
+  // compiled); safe from any thread.
   static const QuerySet& of(Lang lang);
-  // One cursor pass over root (the tree-sitter cursor runs every pattern of the language).
+  // One walk of root's subtree.
   QueryMatches run(TSNode root) const;
 
   QuerySet(const QuerySet&) = delete;
   QuerySet& operator=(const QuerySet&) = delete;
 
  private:
+  struct Pattern {
+    QueryId id;
+    uint32_t index;  // within its file
+    ShapeNode root;
+  };
   explicit QuerySet(Lang lang);
-  std::unique_ptr<Query> query_;       // null when the language has no .scm file
-  std::vector<uint8_t> groupOf_;       // pattern index -> QueryId
-  std::vector<uint32_t> firstPattern_; // QueryId -> its first pattern index
+  std::vector<Pattern> patterns_;
+  std::vector<uint32_t> rootsBySymbol_;  // symbol -> bit mask of the patterns rooted at it
+  const std::vector<std::string_view>* names_ = nullptr;  // the grammar's symbol names
+  friend class ShapeWalk;
 };
-
-// Compiles every language's query set now (e.g. on a background thread at the start of a report,
-// while git work runs), so no extraction waits for it later.
-void warmQueries();
 
 }  // namespace impact

@@ -84,7 +84,7 @@ struct Ctx {
   }
 };
 
-// Pass 1: the file's query matches (one pass of the C++ query set, QuerySet), scopes,
+// Pass 1: the file's query matches (one walk of the C++ shapes, QuerySet), scopes,
 // functions, KernelArgument-typed variables, KernelArgument{...} elements, constants.
 void collect(Ctx& c);
 
