@@ -23,6 +23,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# IMPACT_WERROR=1 (CI: .ci/run): the project's own code builds with -Werror here too (clang's
+# warnings differ from GCC's: an unused private field, an unused lambda capture).
+werror=()
+[ -n "${IMPACT_WERROR:-}" ] && werror=(-DIMPACT_WERROR="$([ "$IMPACT_WERROR" = 0 ] && echo OFF || echo ON)")
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if [ ! -f "$dir/CMakeCache.txt" ]; then
@@ -32,7 +36,9 @@ if [ ! -f "$dir/CMakeCache.txt" ]; then
         -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
         -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
         -DIMPACT_SANITIZE="$sanitize" -DIMPACT_FUZZ="$fuzz" \
-        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}" >/dev/null
+        -DLLVM_DIR=/usr/lib/llvm-22/lib/cmake/llvm "${launcher[@]}" "${werror[@]}" >/dev/null
+elif [ ${#werror[@]} -gt 0 ]; then
+  cmake -S . -B "$dir" "${werror[@]}" >/dev/null
 fi
 if [ $# -gt 0 ]; then
   cmake --build "$dir" -j "$(nproc)" --target "$@"

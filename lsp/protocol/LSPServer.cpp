@@ -281,7 +281,7 @@ class LSPServer {
       if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid codeAction params: " + err);
       std::string path = p.textDocument.uri.file().str();
       auto reply = replier(id, path);
-      return server_->codeActions(path, fromLsp(p.range), [this, reply](std::vector<server::Action> actions) mutable {
+      return server_->codeActions(path, fromLsp(p.range), [reply](std::vector<server::Action> actions) mutable {
         json::Array out;
         for (const auto& a : actions) out.push_back(toJSON(toProtocol(a)));
         reply(json::Value(std::move(out)));

@@ -30,7 +30,7 @@
 namespace impact::pyextract {
 
 BuilderExtractor::BuilderExtractor(const SyntaxTree& t)
-    : t_(t), resolver_(t, module_), eval_(std::make_unique<DeclEval>(t)) {}
+    : t_(t), resolver_(t), eval_(std::make_unique<DeclEval>(t)) {}
 BuilderExtractor::~BuilderExtractor() = default;
 
 void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>& copies) {

@@ -22,7 +22,7 @@ struct Loops {
 
 class Resolver {
  public:
-  Resolver(const SyntaxTree& t, const Scope& module) : t_(t), module_(module) {}
+  explicit Resolver(const SyntaxTree& t) : t_(t) {}
 
   Value expr(TSNode e, const Scope& s, Use u, Loops loops, int depth);
 
@@ -37,7 +37,6 @@ class Resolver {
 
  private:
   const SyntaxTree& t_;
-  const Scope& module_;
   long budget_ = kResolveBudget;
   std::unordered_map<const Binding*, Value> memo_;
   std::unordered_set<const Binding*> inProgress_;
