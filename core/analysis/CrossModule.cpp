@@ -21,9 +21,110 @@ bool hasOpenTail(const FileFacts& f) {
   return false;
 }
 
+bool dispatchOnly(const PyBuilder& b) {
+  return !b.abis.empty() && std::all_of(b.abis.begin(), b.abis.end(), isDispatch);
+}
+
+bool declaresAny(const std::vector<PyAbi>& abis) {
+  for (const PyAbi& a : abis)
+    if (!a.args.empty()) return true;
+  return false;
+}
+
+
+// Whether a list read through the tree may replace the list as extracted: each must extend what
+// was known before the helper (closed, or open again further on, at a helper of a module not in
+// the tree met after the followed one) or stay as it was (a dispatch's target not in the tree);
+// one must move.
+bool extendsWhatWasKnown(const std::vector<PyAbi>& was, const std::vector<PyAbi>& now) {
+  if (now.size() != was.size()) return false;
+  bool moved = false;
+  for (size_t i = 0; i < now.size(); ++i) {
+    const PyAbi &w = was[i], &n = now[i];
+    bool further = n.tailHelper.empty() || n.tailCall != w.tailCall || n.args.size() > w.args.size();
+    moved = moved || further;
+    if (!(further || n == w) || n.origin != w.origin || n.args.size() < w.args.size()) return false;
+    for (size_t k = 0; k < w.args.size(); ++k)
+      if (n.args[k].name != w.args[k].name) return false;
+  }
+  return moved;
+}
+
+// The file's facts with its builders followed through the tree; null when nothing changes.
+std::shared_ptr<const FileFacts> followFile(const std::string& path, const FileFacts& orig, const TreeReader& read) {
+  size_t at = path.find(kLibrary);
+  if (at == std::string::npos) return nullptr;
+  std::string root = path.substr(0, at + kLibrary.size());
+  std::string dotted = pyextract::dottedOfPath(path.substr(root.size()));
+  // Only a builder with an open end at a module of the tree can be followed: which are they? (An
+  // open end at a module not in the tree stays named as such.) An entry point that only
+  // dispatches to functions of modules the tree does not hold is not a builder the tree shows:
+  // it returns what they return (the accounting names them when a declaration names it).
+  std::vector<bool> follow, drop;
+  for (const PyBuilder& b : orig.builders) {
+    bool present = false;
+    for (const PyAbi& a : b.abis) {
+      if (a.tailModule.empty()) continue;
+      std::string p = pyextract::helperPathInTree(path, a.tailModule);
+      present = present || (!p.empty() && read(p));
+    }
+    follow.push_back(present);
+    drop.push_back(!present && dispatchOnly(b));
+  }
+  bool changed = std::find(drop.begin(), drop.end(), true) != drop.end();
+  if (std::find(follow.begin(), follow.end(), true) == follow.end() && !changed) return nullptr;
+  auto own = read(path);
+  if (!own) return nullptr;
+  auto tree = SyntaxTree::parse(Lang::Python, *own);
+  std::map<std::string, std::unique_ptr<SyntaxTree>> loaded;
+  pyextract::ModuleLoader loader = [&](const std::string& d) -> const SyntaxTree* {
+    auto& slot = loaded[d];
+    if (!slot && loaded.size() <= 64) {
+      if (auto text = read(root + pyextract::modulePathOf(d))) slot = SyntaxTree::parse(Lang::Python, std::move(*text));
+    }
+    return slot.get();
+  };
+  pyextract::DeclEval eval(*tree, loader, dotted);
+  auto next = std::make_shared<FileFacts>(orig);
+  for (size_t bi = 0; bi < next->builders.size(); ++bi) {
+    PyBuilder& b = next->builders[bi];
+    if (!follow[bi]) continue;
+    pyextract::DeclResult r = eval.run(b.name);
+    if (!r.stopped.empty()) continue;
+    // A dispatch followed to functions that declare nothing (the tree's `naming.short`) built no
+    // kernel: not a builder.
+    if (dispatchOnly(b) && !declaresAny(r.abis)) {
+      drop[bi] = changed = true;
+      continue;
+    }
+    if (!extendsWhatWasKnown(b.abis, r.abis)) continue;
+    b.abis = std::move(r.abis);
+    b.readThrough.clear();
+    for (const auto& [d, loadedTree] : loaded)
+      if (loadedTree) b.readThrough.push_back(root + pyextract::modulePathOf(d));
+    changed = true;
+  }
+  if (!changed) return nullptr;
+  std::vector<PyBuilder> kept;
+  for (size_t bi = 0; bi < next->builders.size(); ++bi)
+    if (!drop[bi]) kept.push_back(std::move(next->builders[bi]));
+  next->builders = std::move(kept);
+  return next;
+}
+
+// What identifies a path's content now: its id in the tree's listing, else a hash of what `read`
+// gives ("-" when the tree has no such file).
+std::string contentKey(const std::string& path, const std::optional<std::string>* text, const TreeReader& read,
+                       const TreeIds& ids) {
+  if (std::string id = ids ? ids(path) : std::string(); !id.empty()) return id;
+  std::optional<std::string> own;
+  if (!text) own = read(path), text = &own;
+  return *text ? "#" + std::to_string(std::hash<std::string>{}(**text)) : "-";
+}
+
 }  // namespace
 
-void followModules(TreeFacts& facts, const TreeReader& read) {
+void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids) {
   std::vector<std::string> paths;
   for (const auto& [path, f] : facts.unfollowed) paths.push_back(path);
   for (const auto& [path, f] : facts.files)
@@ -32,65 +133,40 @@ void followModules(TreeFacts& facts, const TreeReader& read) {
     auto fit = facts.files.find(path);
     if (fit == facts.files.end()) {
       facts.unfollowed.erase(path);
+      facts.followed.erase(path);
       continue;
     }
     auto orig = facts.unfollowed.count(path) ? facts.unfollowed[path] : fit->second;
     if (!orig || !hasOpenTail(*orig)) {  // the file changed since: nothing to follow now
       facts.unfollowed.erase(path);
+      facts.followed.erase(path);
       continue;
     }
-    size_t at = path.find(kLibrary);
-    if (at == std::string::npos) continue;
-    std::string root = path.substr(0, at + kLibrary.size());
-    std::string dotted = pyextract::dottedOfPath(path.substr(root.size()));
-    // Only a builder whose open end is a module of the tree can be followed: which are they?
-    std::vector<bool> follow;
-    for (const PyBuilder& b : orig->builders) {
-      bool open = false, present = true;
-      for (const PyAbi& a : b.abis) {
-        if (a.tailModule.empty()) continue;
-        std::string p = pyextract::helperPathInTree(path, a.tailModule);
-        open = true, present = present && !p.empty() && read(p);
-      }
-      follow.push_back(open && present);  // a helper not in the tree stays named as such
+    // The last following of these facts stands while every file it read reads the same.
+    std::shared_ptr<const FileFacts> result;
+    auto memo = facts.followed.find(path);
+    bool same = memo != facts.followed.end() && memo->second.from == orig;
+    if (same)
+      for (const auto& [p, key] : memo->second.reads) same = same && contentKey(p, nullptr, read, ids) == key;
+    if (same) {
+      result = memo->second.result;
+    } else {
+      std::vector<std::pair<std::string, std::string>> reads;
+      TreeReader recording = [&](const std::string& p) {
+        auto text = read(p);
+        reads.emplace_back(p, contentKey(p, &text, read, ids));
+        return text;
+      };
+      result = followFile(path, *orig, recording);
+      facts.followed[path] = TreeFacts::Followed{orig, std::move(reads), result};
     }
-    if (std::find(follow.begin(), follow.end(), true) == follow.end()) continue;
-    auto own = read(path);
-    if (!own) continue;
-    auto tree = SyntaxTree::parse(Lang::Python, *own);
-    std::map<std::string, std::unique_ptr<SyntaxTree>> loaded;
-    pyextract::ModuleLoader loader = [&](const std::string& dotted) -> const SyntaxTree* {
-      auto& slot = loaded[dotted];
-      if (!slot && loaded.size() <= 64) {
-        std::string p = root + pyextract::modulePathOf(dotted);
-        if (auto text = read(p)) slot = SyntaxTree::parse(Lang::Python, std::move(*text));
-      }
-      return slot.get();
-    };
-    pyextract::DeclEval eval(*tree, loader, dotted);
-    auto next = std::make_shared<FileFacts>(*orig);
-    bool changed = false;
-    for (size_t bi = 0; bi < next->builders.size(); ++bi) {
-      PyBuilder& b = next->builders[bi];
-      if (!follow[bi]) continue;
-      pyextract::DeclResult r = eval.run(b.name);
-      if (!r.stopped.empty() || r.abis.size() != b.abis.size()) continue;
-      // Followed, each list must extend what was known before the helper: closed, or open again
-      // further on (at a helper of a module not in the tree, met after the followed one).
-      bool extends = true;
-      for (size_t i = 0; i < r.abis.size(); ++i) {
-        const PyAbi &was = b.abis[i], &now = r.abis[i];
-        bool further = now.tailHelper.empty() || now.tailCall != was.tailCall || now.args.size() > was.args.size();
-        extends = extends && further && now.origin == was.origin && now.args.size() >= was.args.size();
-        for (size_t k = 0; extends && k < was.args.size(); ++k) extends = now.args[k].name == was.args[k].name;
-      }
-      if (!extends) continue;
-      b.abis = std::move(r.abis);
-      changed = true;
+    if (!result) {
+      fit->second = orig;
+      facts.unfollowed.erase(path);
+      continue;
     }
-    if (!changed) continue;
     facts.unfollowed[path] = orig;
-    fit->second = std::move(next);
+    fit->second = result;
   }
 }
 

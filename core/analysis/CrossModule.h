@@ -15,10 +15,15 @@ namespace impact {
 
 // The content of a path of the tree, or nullopt when the tree has no such file.
 using TreeReader = std::function<std::optional<std::string>(const std::string& path)>;
+// The content id of a path of the tree (its blob id, a buffer's content id), "" when the tree's
+// listing does not have it: what tells that a file read before still reads the same.
+using TreeIds = std::function<std::string(const std::string& path)>;
 
 // Replaces, in `facts`, each Python file whose builders end at a helper of another module that
 // `read` finds, by one whose lists include what the helper declares (the original stays in
-// `facts.unfollowed`, so a later change of the helper is followed again).
-void followModules(TreeFacts& facts, const TreeReader& read);
+// `facts.unfollowed`, so a later change of the helper is followed again). A file is followed again
+// only when it or a file its following read changed (`facts.followed`, checked by `ids`; without
+// them, by a hash of each file's content).
+void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids = {});
 
 }  // namespace impact

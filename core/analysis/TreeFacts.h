@@ -20,6 +20,16 @@ struct TreeFacts {
   // Python files whose builders' lists were followed into a helper module (core/analysis/
   // CrossModule): the facts as extracted, before that.
   std::map<std::string, std::shared_ptr<const FileFacts>> unfollowed;
+  // What following a file last gave (CrossModule): its facts as extracted, every file the
+  // following read (path, its content id, or "-" for its absence) and the result (null: left as
+  // extracted). Reused while none of those changed: a keystroke elsewhere re-reads, never
+  // re-evaluates.
+  struct Followed {
+    std::shared_ptr<const FileFacts> from;
+    std::vector<std::pair<std::string, std::string>> reads;
+    std::shared_ptr<const FileFacts> result;
+  };
+  std::map<std::string, Followed> followed;
   const FileFacts* find(const std::string& path) const {
     auto it = files.find(path);
     return it == files.end() ? nullptr : it->second.get();

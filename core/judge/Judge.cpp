@@ -160,7 +160,9 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     // conditional arguments: its change re-judges the pair.
     if (p.shipped)
       for (const auto& f : p.shipped->files) manifestTouched = manifestTouched || touched(base, head, f);
-    if (!touched(base, head, b.path) && !touched(base, head, cPath) && !manifestTouched) continue;
+    bool builderTouched = touched(base, head, b.path);
+    for (const std::string& m : b.builder->readThrough) builderTouched = builderTouched || touched(base, head, m);
+    if (!builderTouched && !touched(base, head, cPath) && !manifestTouched) continue;
 
     Row r;
     r.contract = "kernargs";

@@ -66,6 +66,10 @@ struct PyAbi {
   bool operator==(const PyAbi&) const = default;
 };
 
+// A list that is wholly another module's function's, not yet followed: a path of a dispatching
+// entry point that returns `other.build_x(...)` (the function is both its origin and its open end).
+inline bool isDispatch(const PyAbi& a) { return a.args.empty() && !a.tailModule.empty() && a.origin == a.tailHelper; }
+
 // A hook of a builder (issue 16, form 3): `extra_context = extra_params(b) if extra_params is not
 // None else None` between two groups of b.param calls.
 struct PyHook {
@@ -97,6 +101,9 @@ struct PyBuilder {
   // Non-empty: the builder's arguments could not be read, and why (a limit, recursion): its lists
   // are not an empty ABI and are never compared as one (issue 26).
   std::string notRead;
+  // The other modules of the tree its lists were read through (paths; set when the tree is
+  // followed, core/analysis/CrossModule, never per file): a change there changes the lists.
+  std::vector<std::string> readThrough;
   bool operator==(const PyBuilder&) const = default;
 };
 

@@ -240,6 +240,45 @@ TEST(GeneratorConfigScenarios, AnArgumentAddedInTheBuilderBreaksThePacksCopiesAn
   EXPECT_EQ(pairedBy[0], std::string("generator config ") + kConfig + " pack hipkernel:Gfx950WmmaAttention");
 }
 
+// The config names the pack's typed entry point, which builds nothing itself: it dispatches to
+// the builder of another module (and, for a variant the tree does not hold, to a module that is
+// not there), as the real build_gfx950_conv_fwd does. The copies pair with the entry point and a
+// break made in the builder it returns is found.
+constexpr const char* kEntry = "dnn-providers/hip-kernel-provider/rocke/library/builders/common/wmma_entry.py";
+constexpr const char* kEntryText = R"PY("""The packaged entry point of the gfx950 WMMA attention (test fixture)."""
+
+from kernels.gfx950 import wmma_fmha as _fmha
+from kernels.gfx950 import wmma_split_kv as _split
+
+
+def build_wmma_entry(spec, *, arch="gfx950"):
+    if spec.head_size > 256:
+        return _split.build_split_kv(spec, arch=arch)
+    return _fmha.build_wmma_fmha(spec, arch=arch)
+)PY";
+
+TEST(GeneratorConfigScenarios, AnEntryPointThatDispatchesToTheBuilderIsReadThroughIt) {
+  WmmaRepo repo;
+  repo.write(kEntry, kEntryText);
+  repo.replace(kConfig, "    source: kernels/gfx950/wmma_fmha.py\n    builder: build_wmma_fmha\n",
+               "    source: builders/common/wmma_entry.py\n    builder: build_wmma_entry\n");
+  repo.commit("the config names the entry point");
+  repo.git("branch -f main HEAD");
+  RunResult untouched = report(repo);
+  ASSERT_EQ(untouched.exitCode, 0) << untouched.err;
+  EXPECT_TRUE(rowsWith(untouched.out, {"mismatch"}).empty()) << untouched.out;
+
+  repo.addToBuilder(kWindow);
+  repo.commit("window");
+  RunResult r = report(repo);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
+  auto launch = rowsWith(r.out, {"mismatch", "kernargs", kEntry, kPack, "launch(...)"});
+  ASSERT_EQ(launch.size(), 1u) << r.out;
+  EXPECT_NE(launch[0].find("copy has 6 arguments, builder has 7"), std::string::npos) << launch[0];
+  EXPECT_EQ(rowsWith(r.out, {"mismatch", "kernargs", kEntry, kPin}).size(), 1u) << r.out;
+}
+
 TEST(GeneratorConfigScenarios, WithoutTheConfigTheSameBreakPairsNothingAndIsNoBreak) {
   WmmaRepo repo(/*withConfig=*/false);
   repo.addToBuilder(kWindow);

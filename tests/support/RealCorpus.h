@@ -40,6 +40,9 @@ class RealCorpusFixture : public FixtureRepo {
   // gfx950 conv forward (the two-family AOT generation): the adapter module the profile names.
   static constexpr const char* kConvAdapter =
       "dnn-providers/hip-kernel-provider/rocke/library/builders/common/convolution_forward.py";
+  // ... whose entry point returns this module's implicit-GEMM builder's kernel.
+  static constexpr const char* kConvBuilder =
+      "dnn-providers/hip-kernel-provider/rocke/library/kernels/common/conv_implicit_gemm.py";
 };
 
 }  // namespace impact::testing

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "analysis/CrossModule.h"
 #include "extract/Extract.h"
+#include "extract/python/DeclEval.h"
 
 namespace impact {
 namespace {
@@ -82,6 +84,106 @@ TEST(CrossModule, AHelperNotInTheTreeStaysAnOpenEnd) {
   EXPECT_EQ(t.find(kBuilder)->builders.at(0).abis.at(0).tailModule, "kernels/common/_conv_params.py");
 }
 
+
+// The typed entry point a KDP or a generator config names often builds nothing itself: it
+// dispatches on the spec to builders of other modules (the real build_gfx950_conv_fwd returns
+// build_implicit_gemm_conv's kernel, or a direct conv's). Per file each return is an open end at
+// the module it calls; with the tree, the ones in it are read through, the others stay named.
+const std::string kEntry = kLib + "builders/common/conv_entry.py";
+const char* kEntrySrc = R"PY(
+from rocke.core.ir import KernelDef
+from kernels.gfx950 import conv as _conv
+from kernels.common import conv_direct as _direct
+
+
+def supports(spec):
+    return spec.n > 0, ""
+
+
+def build_entry(spec, *, arch="gfx950"):
+    ok, reason = supports(spec)
+    if not ok:
+        raise ValueError(reason)
+    if spec.is_direct:
+        return _direct.build_direct(spec.to_direct(), arch=arch)
+    return _conv.build_conv(spec.to_instance(), arch=arch)
+)PY";
+
+const PyBuilder* builderNamed(const TreeFacts& t, const std::string& path, const std::string& name) {
+  for (const PyBuilder& b : t.find(path)->builders)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+TEST(CrossModule, AnEntryPointThatDispatchesToBuildersOfOtherModulesIsReadThroughThem) {
+  std::map<std::string, std::string> files{{kEntry, kEntrySrc}, {kBuilder, kBuilderSrc}, {kHelper, kHelperSrc}};
+  TreeFacts t;
+  t.files[kEntry] = std::make_shared<FileFacts>(extractFile(kEntry, kEntrySrc));
+  t.files[kBuilder] = std::make_shared<FileFacts>(extractFile(kBuilder, kBuilderSrc));
+  const PyBuilder* entry = builderNamed(t, kEntry, "build_entry");
+  ASSERT_NE(entry, nullptr) << "per file, the entry point is a builder open at the modules it returns from";
+  EXPECT_EQ(builderNamed(t, kEntry, "supports"), nullptr) << "a function returning no call of another module";
+  ASSERT_EQ(entry->abis.size(), 2u);
+  std::set<std::string> tails;
+  for (const PyAbi& a : entry->abis) {
+    EXPECT_TRUE(a.args.empty());
+    tails.insert(a.tailModule + ":" + a.tailHelper);
+  }
+  EXPECT_EQ(tails, (std::set<std::string>{"kernels/gfx950/conv.py:build_conv", "kernels/common/conv_direct.py:build_direct"}));
+
+  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
+    auto it = files.find(p);
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  });
+  entry = builderNamed(t, kEntry, "build_entry");
+  ASSERT_NE(entry, nullptr);
+  ASSERT_EQ(entry->abis.size(), 2u);
+  const PyAbi* conv = nullptr;
+  const PyAbi* direct = nullptr;
+  for (const PyAbi& a : entry->abis) (a.origin == "build_conv" ? conv : direct) = &a;
+  ASSERT_NE(conv, nullptr);
+  ASSERT_NE(direct, nullptr);
+  // Read through build_conv and its helper in a third module.
+  std::vector<std::string> got;
+  for (const KernelArg& a : conv->args) got.push_back(a.name);
+  EXPECT_EQ(got, (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H"}));
+  EXPECT_TRUE(conv->tailHelper.empty());
+  // The direct builder's module is not in the tree: named, never guessed.
+  EXPECT_TRUE(direct->args.empty());
+  EXPECT_EQ(direct->tailModule, "kernels/common/conv_direct.py");
+  EXPECT_EQ(direct->tailHelper, "build_direct");
+  EXPECT_NE(pyextract::guardText(direct->when).find("is_direct"), std::string::npos) << pyextract::guardText(direct->when);
+}
+
+TEST(CrossModule, AFunctionReturningALibraryCallIsNoBuilder) {
+  // Returning what another module's function returns is a dispatch only when that function is a
+  // builder: a function of a module outside the tree stays open, and one of the tree that builds
+  // nothing is not a builder once followed.
+  const std::string path = kLib + "builders/common/names.py";
+  const char* src = R"PY(
+import json
+from kernels.common import naming as _naming
+
+
+def spec_key(spec):
+    return json.dumps(spec.to_dict())
+
+
+def short_name(spec):
+    return _naming.short(spec.name)
+)PY";
+  const std::string naming = kLib + "kernels/common/naming.py";
+  std::map<std::string, std::string> files{{path, src}, {naming, "def short(n):\n    return n[:8]\n"}};
+  TreeFacts t;
+  t.files[path] = std::make_shared<FileFacts>(extractFile(path, src));
+  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
+    auto it = files.find(p);
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  });
+  EXPECT_EQ(builderNamed(t, path, "short_name"), nullptr) << "followed: short builds nothing";
+}
 
 // What makes a call an open end is what it is, never its name: a function of a module the reader
 // cannot see, given the IRBuilder (by position or keyword). Each case: the builder's module, the

@@ -165,5 +165,52 @@ TEST(ShippedDecision, AConditionalCopyUnderAnotherGuardIsSettledByTheVariants) {
       << open.message;
 }
 
+// An entry point that dispatches (CrossModule): the list it returns from a builder of the tree,
+// and one of a module the tree does not hold (nothing known of it, open at that function).
+PyBuilder entryPoint(const std::string& splitGuard) {
+  PyBuilder b;
+  b.name = "build_entry";
+  PyAbi split;
+  split.origin = split.tailHelper = "build_split";
+  split.tailModule = "kernels/gfx950/split.py";
+  split.guard = splitGuard;
+  split.when = nameGuard(splitGuard);
+  b.abis.push_back(split);
+  PyAbi own;
+  own.origin = "build_fmha";
+  own.guard = "not " + splitGuard;
+  own.args = {ptr("q_ptr"), ptr("o_ptr"), i32("n"), i32("window")};
+  b.abis.push_back(own);
+  return b;
+}
+
+TEST(EntryPointLists, AListOfWhichNothingIsKnownNeverHidesWhatAKnownListSays) {
+  // No shipped variants known: the copy differs from the one list the tree states; the other
+  // list (a module not in the tree) would agree with anything and is not taken for an agreement.
+  Comparison c = compareCopy(entryPoint("spec.split"), withoutSinks(), nullptr);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree) << c.message;
+  ASSERT_NE(c.abi, nullptr);
+  EXPECT_EQ(c.abi->origin, "build_fmha");
+  // A copy that states it agrees.
+  Comparison same = compareCopy(entryPoint("spec.split"), copy({ptr("q_ptr"), ptr("o_ptr"), i32("n"), i32("window")}), nullptr);
+  EXPECT_EQ(same.outcome, Comparison::Outcome::Agree) << same.message;
+  EXPECT_EQ(same.abi->origin, "build_fmha");
+}
+
+TEST(EntryPointLists, AKnownListNoShippedVariantTakesIsStillOneACopyCanState) {
+  // Both lists known; the copy states the split one, which no shipped variant takes: a pin may
+  // state a kernel the pack does not ship yet, so it agrees with that list.
+  PyBuilder b = entryPoint("spec.split");
+  b.abis[0].tailHelper.clear();
+  b.abis[0].tailModule.clear();
+  b.abis[0].args = {ptr("q_ptr"), ptr("o_ptr"), i32("n")};
+  ShippedSet none;
+  none.variants.push_back(variant("a", {{"split", "false"}}));
+  none.from = "generator config c.yaml";
+  Comparison c = compareCopy(b, withoutSinks(), &none);
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Agree) << c.message;
+  EXPECT_EQ(c.abi->origin, "build_split");
+}
+
 }  // namespace
 }  // namespace impact

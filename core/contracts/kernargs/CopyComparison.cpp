@@ -45,7 +45,8 @@ void adopt(Comparison& c, const Diff& d, const std::vector<int>* bIdx, const std
 
 namespace {
 // The builder's lists a copy can state: a variant's spec (descriptor copies) settles the
-// early-return guards it names; otherwise every list.
+// early-return guards it names; otherwise every list (also one no shipped variant takes: a pin
+// may state a kernel the pack does not ship yet).
 std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& copy) {
   std::vector<const PyAbi*> all;
   for (const auto& a : builder.abis) all.push_back(&a);
@@ -77,7 +78,9 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
   // them) and its count are compared.
   const bool ignoreNames = copy.form == CppArgList::Form::Launch;
   std::optional<Comparison> guardedDisagree;
-  for (const PyAbi* abiPtr : abisFor(builder, copy)) {
+  const std::vector<const PyAbi*> lists = abisFor(builder, copy);
+  const bool someKnown = std::any_of(lists.begin(), lists.end(), [](const PyAbi* a) { return !isDispatch(*a); });
+  for (const PyAbi* abiPtr : lists) {
     const PyAbi& abi = *abiPtr;
     Comparison c;
     c.abi = &abi;
@@ -151,7 +154,10 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
     }
     if (builder.abis.size() > 1 && c.outcome == Comparison::Outcome::Disagree)
       c.message = absl::StrCat(c.message, abi.guard.empty() ? "" : absl::StrCat(" (vs the ", abi.origin, " list, when ", abi.guard, ")"));
-    auto rank = [](const Comparison& x) {
+    // A list of which nothing is known (another module's function, not in the tree) agrees with
+    // any copy: it never hides what a known list says.
+    auto rank = [someKnown](const Comparison& x) {
+      if (someKnown && x.abi && isDispatch(*x.abi)) return 3;
       return x.outcome == Comparison::Outcome::Agree ? 0 : x.outcome == Comparison::Outcome::AgreeWithoutConditional ? 1 : 2;
     };
     // Ties go to the builder's own body (the unguarded list).

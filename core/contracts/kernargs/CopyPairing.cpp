@@ -316,6 +316,18 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     if (found.size() != 1) return std::nullopt;
     return found.begin()->second;
   };
+  // Pairs `p` with the one builder the profile's entries name for its file. A launch's row says
+  // so in its message (it has no names of its own to pair by).
+  auto pairByProfileFile = [](KernargsPair& p, const std::pair<BuilderRef, std::string>& named) {
+    const auto& [fb, manifest] = named;
+    p.builder = fb;
+    p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
+    p.declaration = manifest;
+    p.note = p.copy.list->form != CppArgList::Form::Launch
+                 ? ""
+                 : absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
+                                ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
+  };
 
   std::vector<KernargsPair> out;
   std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with
@@ -430,14 +442,19 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
                                      decl->module, ") to compare");
         }
       } else if (packIt != packDecls.end() && pairThroughPack(packIt->second, findBuilder, p, missing)) {
-        // paired through a KDP or generator config naming this pack (PackDeclarations.h)
+        // Paired through a KDP or generator config naming this pack (PackDeclarations.h): the
+        // pack's entry point. Where the profile's entries name this file with one other builder
+        // (the entry point dispatches: gfx950_conv_fwd's build_gfx950_conv_fwd returns
+        // build_implicit_gemm_conv's kernel), that one is the more specific declaration.
+        auto fromProfile = profileBuilderOfFile(path);
+        if (fromProfile && fromProfile->first.key() != p.builder->key() &&
+            (!named || related(nameMatch(*fromProfile->first.builder, list), list)))
+          pairByProfileFile(p, *fromProfile);
       } else if (named) {
         // A file the profile's entries name, with one builder: that builder, when the names relate.
         auto fromProfile = profileBuilderOfFile(path);
         if (fromProfile && related(nameMatch(*fromProfile->first.builder, list), list)) {
-          p.builder = fromProfile->first;
-          p.pairedBy = absl::StrCat("profile ", fromProfile->second, " launch_surface entries naming this file");
-          p.declaration = fromProfile->second;
+          pairByProfileFile(p, *fromProfile);
         } else {
           // A Python copy (attention_dense_signature) restates a builder of its own module; else
           // builders whose module the copy's file is named after come first (many kernels
@@ -496,12 +513,8 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     // A launch in a file the profile's entries name goes with their one builder first: the
     // declaration says so, the file's other lists only suggest it.
     if (auto named = p.copy.list->form == CppArgList::Form::Launch ? profileBuilderOfFile(p.copy.path) : std::nullopt) {
-      const auto& [fb, manifest] = *named;
-      b = fb;
-      p.note = absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
-                            ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
-      p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
-      p.declaration = manifest;
+      pairByProfileFile(p, *named);
+      b = p.builder;
     }
     if (auto it = builderOfFile.find(p.copy.path); !b && it != builderOfFile.end()) {
       b = builderByKey.at(it->second);

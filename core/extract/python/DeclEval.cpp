@@ -128,6 +128,14 @@ void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring)
   for (const std::string& n : m.unseen) seeds.push_back(n);
   m.declaring = closureOf(m, seeds);
   m.building = closureOf(m, {"IRBuilder"});
+  for (auto& [name, def] : m.fns) {
+    std::string_view body = m.t->text(def);
+    if (!hasWord(body, "return")) continue;
+    auto names = [&](const std::vector<std::string>& v) {
+      return std::any_of(v.begin(), v.end(), [&](const std::string& n) { return hasWord(body, n); });
+    };
+    if (names(m.unseen) || names(m.unseenModules)) m.dispatching.insert(name);
+  }
 }
 
 }  // namespace
@@ -156,9 +164,12 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
       ModIndex* other = loader && !b.attr.empty() ? moduleNamed(from) : nullptr;
       if (other && other != m && other->declaring.count(b.attr)) imported.push_back(name);
       bool seen = other || (loader && moduleNamed(b.attr.empty() ? from : from + "." + b.attr));
-      if (!seen && mayHoldDeclaringHelpers(from) && !knownName(b.attr.empty() ? name : b.attr) &&
-          calledIn(text, name, !b.attr.empty()))
-        m->unseen.push_back(name);
+      if (!seen && mayHoldDeclaringHelpers(from) && !knownName(b.attr.empty() ? name : b.attr)) {
+        if (calledIn(text, name, !b.attr.empty())) m->unseen.push_back(name);
+        // An imported name of a package used as a module (`from kernels.common import conv as
+        // _c; _c.build(...)`): its functions may be returned (a dispatch).
+        else if (!b.attr.empty() && calledIn(text, name, false)) m->unseenModules.push_back(name);
+      }
     }
     m->importedDeclaring = imported;
     textClosure(*m, imported);

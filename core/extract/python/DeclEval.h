@@ -107,10 +107,17 @@ struct ModIndex {
   // text of a function of this module they name: a conservative filter (never misses one that
   // does) that keeps the evaluator off the rest of a 4,000-line module on a keystroke.
   std::set<std::string> declaring, building;
+  // Functions whose text returns and names a function the evaluation cannot see (`unseen`): they
+  // may return another module's kernel (a dispatch), so they are evaluated though they hold no
+  // IRBuilder.
+  std::set<std::string> dispatching;
   std::vector<std::string> importedDeclaring;  // names imported from a loaded module whose function can declare
   // Names bound to a module, or a function of one, that this evaluation cannot see and that is not
   // rocKE's IR library (mayHoldDeclaringHelpers), called somewhere in the module.
   std::vector<std::string> unseen;
+  // Names imported from a package and used as modules (`_c.build(...)`) that this evaluation
+  // cannot see: their functions may be returned whole (a dispatch; `dispatching`).
+  std::vector<std::string> unseenModules;
 };
 
 // Gives another module of the tree by its dotted name ("kernels.common.conv_args"), or nullptr.
@@ -138,6 +145,7 @@ class DeclEval {
   // evaluated as builders.
   bool mayDeclare(const std::string& name);
   bool mayBuild(const std::string& name);
+  bool mayDispatch(const std::string& name);
   const ModIndex& module() const { return *root_; }
 
   static constexpr long kMaxSteps = 400000;   // per run

@@ -432,6 +432,7 @@ DeclEval::~DeclEval() = default;
 
 bool DeclEval::mayDeclare(const std::string& name) { return root_->declaring.count(name) > 0; }
 bool DeclEval::mayBuild(const std::string& name) { return root_->building.count(name) > 0; }
+bool DeclEval::mayDispatch(const std::string& name) { return root_->dispatching.count(name) > 0; }
 
 DeclResult DeclEval::run(const std::string& name) {
   DeclResult out;

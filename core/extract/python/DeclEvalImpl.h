@@ -128,6 +128,7 @@ struct DeclEval::Impl {
   DFlow loop(TSNode body, TSNode target, const AV& iter, const std::string& why, DFrame& f, DPath& p, int d);
   void assign(TSNode target, const AV& v, DFrame& f, DPath& p, int d);
   AV call(TSNode e, DFrame& f, DPath& p, int d);
+  void dispatchTo(const AV& callee, TSNode call, DFrame& f, DPath& p);
   AV apply(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
            DPath& p, int d);
   AV invoke(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,

@@ -150,6 +150,7 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     if (!vals.empty() && is(vals[0], "call")) {
       AV callee = expr(field(vals[0], "function"), f, p, d + 1);
       if (callee.k == K::Func) f.retOrigin = callee.s;
+      if (f.entry && callee.k == K::Imported && callee.i == 0) dispatchTo(callee, vals[0], f, p);
     }
     return DFlow::Return;
   }
@@ -392,6 +393,36 @@ AV DeclEval::Impl::call(TSNode e, DFrame& f, DPath& p, int d) {
   return apply(fn, std::move(pos), std::move(kw), e, f, p, d);
 }
 
+namespace {
+
+// The module and the function an imported callee names: `mod:fn`, or `pkg:mod.fn` when an
+// imported name of a package is used as a module (`from kernels.common import conv as _c;
+// _c.build(...)`).
+std::pair<std::string, std::string> importedFunction(const AV& fn) {
+  size_t colon = fn.s.find(':');
+  if (colon == std::string::npos) return {fn.s, fn.s};
+  std::string mod = fn.s.substr(0, colon), name = fn.s.substr(colon + 1);
+  if (size_t dot = name.rfind('.'); dot != std::string::npos) mod += "." + name.substr(0, dot), name = name.substr(dot + 1);
+  return {mod, name};
+}
+
+}  // namespace
+
+void DeclEval::Impl::dispatchTo(const AV& callee, TSNode call, DFrame& f, DPath& p) {
+  // `return other.build_x(...)` of a module this evaluation cannot see, by the function evaluated
+  // (not a function it calls), on a path that declared nothing: the path's list is whatever that function's kernel declares — open there, like a
+  // helper given the IRBuilder (CrossModule follows it when the module is in the tree). The
+  // function is named by what is called: `mod:fn`, or `pkg:mod.fn` when an imported name of a
+  // package is used as a module.
+  if (callee.s.find(':') == std::string::npos || !p.decls.empty() || !p.tailHelper.empty()) return;
+  auto [mod, name] = importedFunction(callee);
+  if (!mayHoldDeclaringHelpers(mod) || name.empty()) return;
+  p.tailHelper = name;
+  p.tailModule = modulePathOf(mod);
+  p.tailCall = std::string(text(f, call)).substr(0, 200);
+  f.retOrigin = name;
+}
+
 AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at,
                          DFrame& f, DPath& p, int d) {
   switch (fn.k) {
@@ -429,9 +460,7 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       bool given = false;
       for (const AV& a : pos) given = given || a.k == K::Builder;
       for (auto& [k, a] : kw) given = given || a.k == K::Builder;
-      std::string mod = fn.s.substr(0, fn.s.find(':'));
-      size_t colon = fn.s.find(':');
-      std::string name = colon == std::string::npos ? fn.s : fn.s.substr(colon + 1);
+      auto [mod, name] = importedFunction(fn);
       if (given && mayHoldDeclaringHelpers(mod) && p.tailHelper.empty()) {
         p.tailHelper = name;
         p.tailModule = modulePathOf(mod);

@@ -26,9 +26,10 @@ size_t allArgs(const std::vector<PyAbi>& abis) {
 
 void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>& fns, std::vector<PyBuilder>& out) {
   for (const Fn& fn : fns) {
-    if (!eval.mayDeclare(fn.name)) continue;
+    if (!eval.mayDeclare(fn.name) && !eval.mayDispatch(fn.name)) continue;
     auto it = std::find_if(out.begin(), out.end(), [&](const PyBuilder& b) { return b.name == fn.name; });
-    if (it == out.end() && !eval.mayBuild(fn.name)) continue;  // neither a builder nor holding an IRBuilder
+    // Neither a builder nor holding an IRBuilder nor returning what another module's function does.
+    if (it == out.end() && !eval.mayBuild(fn.name) && !eval.mayDispatch(fn.name)) continue;
     DeclResult r = eval.run(fn.name);
     PyBuilder* old = it == out.end() || it->style != PyBuilder::Style::Params ? nullptr : &*it;
     if (!r.stopped.empty()) {
@@ -45,7 +46,13 @@ void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>&
       else if (it == out.end()) out.push_back(std::move(b));
       continue;
     }
-    if (!r.declares || r.abis.empty() || allArgs(r.abis) == 0 || (!r.builds && !old)) continue;
+    // A dispatch: every path returns another module's kernel, each open at that module until the
+    // tree is followed (core/analysis/CrossModule).
+    bool dispatch = !r.declares && r.builds && !r.abis.empty() && std::all_of(r.abis.begin(), r.abis.end(), isDispatch);
+    if (!dispatch && (!r.declares || r.abis.empty() || allArgs(r.abis) == 0 || (!r.builds && !old))) continue;
+    // A builder that declares its own list keeps an early return to another module's function as
+    // the body reader names it (PyBuilder::unresolvedReturns), not as a list of its own.
+    if (!dispatch) r.abis.erase(std::remove_if(r.abis.begin(), r.abis.end(), isDispatch), r.abis.end());
     if (it != out.end() && !old) continue;  // a SignatureBuilder factory of the same name
     if (old) {
       // A function of another module given the IRBuilder (`emit_param_block(b, ...)`) is not
