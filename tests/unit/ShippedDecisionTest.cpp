@@ -187,12 +187,15 @@ PyBuilder entryPoint(const std::string& splitGuard) {
 TEST(EntryPointLists, AListOfWhichNothingIsKnownNeverHidesWhatAKnownListSays) {
   // No shipped variants known: the copy differs from the one list the tree states; the other
   // list (a module not in the tree) would agree with anything and is not taken for an agreement.
-  Comparison c = compareCopy(entryPoint("spec.split"), withoutSinks(), nullptr);
+  // (Comparison::abi points into the builder: it is held here.)
+  const PyBuilder entry = entryPoint("spec.split");
+  const CppArgList lacking = withoutSinks(), stating = copy({ptr("q_ptr"), ptr("o_ptr"), i32("n"), i32("window")});
+  Comparison c = compareCopy(entry, lacking, nullptr);
   EXPECT_EQ(c.outcome, Comparison::Outcome::Disagree) << c.message;
   ASSERT_NE(c.abi, nullptr);
   EXPECT_EQ(c.abi->origin, "build_fmha");
   // A copy that states it agrees.
-  Comparison same = compareCopy(entryPoint("spec.split"), copy({ptr("q_ptr"), ptr("o_ptr"), i32("n"), i32("window")}), nullptr);
+  Comparison same = compareCopy(entry, stating, nullptr);
   EXPECT_EQ(same.outcome, Comparison::Outcome::Agree) << same.message;
   EXPECT_EQ(same.abi->origin, "build_fmha");
 }
@@ -207,8 +210,10 @@ TEST(EntryPointLists, AKnownListNoShippedVariantTakesIsStillOneACopyCanState) {
   ShippedSet none;
   none.variants.push_back(variant("a", {{"split", "false"}}));
   none.from = "generator config c.yaml";
-  Comparison c = compareCopy(b, withoutSinks(), &none);
+  const CppArgList lacking = withoutSinks();
+  Comparison c = compareCopy(b, lacking, &none);
   EXPECT_EQ(c.outcome, Comparison::Outcome::Agree) << c.message;
+  ASSERT_NE(c.abi, nullptr);
   EXPECT_EQ(c.abi->origin, "build_split");
 }
 
