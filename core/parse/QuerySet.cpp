@@ -75,11 +75,13 @@ class ShapeWalk {
       uint32_t lastDepth;
     };
     std::vector<Found> found;
+    QueryMatches out;
     TSTreeCursor cur = ts_tree_cursor_new(root);
     uint32_t depth = 0;
     for (;;) {
       TSNode n = ts_tree_cursor_current_node(&cur);
       TSSymbol sym = ts_node_symbol(n);
+      if (sym < set_.kindBySymbol_.size() && set_.kindBySymbol_[sym]) out.nodes[set_.kindBySymbol_[sym] - 1].push_back(n);
       uint32_t mask = sym < set_.rootsBySymbol_.size() ? set_.rootsBySymbol_[sym] : 0;
       for (uint32_t p = 0; mask; ++p, mask >>= 1) {
         if (!(mask & 1)) continue;
@@ -110,7 +112,6 @@ class ShapeWalk {
       if (ae != be) return ae > be;
       return a.lastDepth < b.lastDepth;
     });
-    QueryMatches out;
     for (Found& f : found) out.byId[static_cast<size_t>(f.id)].push_back(std::move(f.match));
     return out;
   }
@@ -164,9 +165,14 @@ QuerySet::QuerySet(Lang lang) : names_(&symbolNames(lang)) {
   for (Stated& s : cppPatterns())
     patterns_.push_back(Pattern{s.id, perFile[static_cast<size_t>(s.id)]++, std::move(s.root)});
   rootsBySymbol_.assign(names_->size(), 0);
+  kindBySymbol_.assign(names_->size(), 0);
   for (size_t sym = 0; sym < names_->size(); ++sym) {
     TSSymbolType t = ts_language_symbol_type(language(lang), static_cast<TSSymbol>(sym));
     if (t != TSSymbolTypeRegular) continue;  // a pattern's root is a named node
+    std::string_view name = (*names_)[sym];
+    if (name == "initializer_list") kindBySymbol_[sym] = 1 + uint8_t(NodeKind::InitializerList);
+    if (name == "call_expression") kindBySymbol_[sym] = 1 + uint8_t(NodeKind::CallExpression);
+    if (name == "preproc_include") kindBySymbol_[sym] = 1 + uint8_t(NodeKind::PreprocInclude);
     for (size_t p = 0; p < patterns_.size(); ++p) {
       const auto& types = patterns_[p].root.types;
       if (std::find(types.begin(), types.end(), (*names_)[sym]) != types.end()) rootsBySymbol_[sym] |= 1u << p;

@@ -32,11 +32,19 @@ enum class QueryId : uint8_t {
 };
 inline constexpr size_t kQueryIdCount = 5;
 
+// Node types the same walk also lists, for the extractors that read every node of a type (one
+// walk of the file instead of one per extractor).
+enum class NodeKind : uint8_t { InitializerList, CallExpression, PreprocInclude };
+inline constexpr size_t kNodeKindCount = 3;
+
 // The matches of one pass, split by .scm file. Each file's matches are in the order a query of
 // that file alone gives on the same root, and Match::pattern is the index within that file.
 struct QueryMatches {
   std::array<std::vector<Query::Match>, kQueryIdCount> byId;
   const std::vector<Query::Match>& operator[](QueryId id) const { return byId[static_cast<size_t>(id)]; }
+  // Every node of a kind under the root, in pre-order (the order `walk` visits them).
+  std::array<std::vector<TSNode>, kNodeKindCount> nodes;
+  const std::vector<TSNode>& of(NodeKind k) const { return nodes[static_cast<size_t>(k)]; }
 };
 
 // A pattern node: `(type field: (kid) @capture)`. `types` empty: any named node (`(_)`).
@@ -67,6 +75,7 @@ class QuerySet {
   explicit QuerySet(Lang lang);
   std::vector<Pattern> patterns_;
   std::vector<uint32_t> rootsBySymbol_;  // symbol -> bit mask of the patterns rooted at it
+  std::vector<uint8_t> kindBySymbol_;    // symbol -> NodeKind + 1, 0 when not listed
   const std::vector<std::string_view>* names_ = nullptr;  // the grammar's symbol names
   friend class ShapeWalk;
 };

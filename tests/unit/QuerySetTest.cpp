@@ -72,6 +72,20 @@ void checkSetAgainstSeparateQueries(const std::string& text, const std::string& 
     total += all[id].size();
   }
   if (expectMatches) EXPECT_GT(total, 0u) << what;
+  // The nodes listed by kind are the nodes a walk of the tree visits of that type, in its order.
+  const std::pair<NodeKind, const char*> kinds[] = {{NodeKind::InitializerList, "initializer_list"},
+                                                    {NodeKind::CallExpression, "call_expression"},
+                                                    {NodeKind::PreprocInclude, "preproc_include"}};
+  for (auto [kind, name] : kinds) {
+    std::vector<TSNode> walked;
+    walk(tree->root(), [&](TSNode n) {
+      if (type(n) == name) walked.push_back(n);
+      return true;
+    });
+    const std::vector<TSNode>& listed = all.of(kind);
+    ASSERT_EQ(walked.size(), listed.size()) << what << " " << name;
+    for (size_t i = 0; i < walked.size(); ++i) EXPECT_TRUE(ts_node_eq(walked[i], listed[i])) << what << " " << name;
+  }
 
   Query typed(Lang::Cpp, querySource(QueryId::CppTypedDeclaration));
   int subtrees = 0;

@@ -31,18 +31,19 @@ std::string addressedFunction(const Ctx& c, TSNode e) {
 }  // namespace
 
 void extractEngineRegistrations(const Ctx& c, std::vector<CppEngineRegistration>& out) {
-  walk(c.tree.root(), [&](TSNode n) {
-    if (!is(n, "initializer_list")) return true;
+  TSNode row{};  // the last registration row: the lists inside it are its own
+  for (TSNode n : c.matches.of(NodeKind::InitializerList)) {
+    if (!isNull(row) && isUnder(n, row)) continue;
     std::vector<TSNode> elems = items(n);
     std::string engine;
-    if (elems.size() < 2 || !is(elems[0], "string_literal") || !engineLiteral(c.text(elems[0]), engine)) return true;
+    if (elems.size() < 2 || !is(elems[0], "string_literal") || !engineLiteral(c.text(elems[0]), engine)) continue;
     for (size_t i = 1; i < elems.size(); ++i)
       if (std::string f = addressedFunction(c, elems[i]); !f.empty()) {
         out.push_back({engine, f, ts_node_start_point(n).row});
-        return false;
+        row = n;
+        break;
       }
-    return true;
-  });
+  }
 }
 
 }  // namespace impact::cpp

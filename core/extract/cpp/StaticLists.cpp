@@ -104,21 +104,25 @@ void extractStatic(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAs
   Evaluator ev{c, nullptr};
   std::vector<CppArgList> lists;
   std::vector<int> caseOf;  // the test case a list sits in, else -1
-  walk(c.tree.root(), [&](TSNode n) {
-    if (!is(n, "initializer_list")) return true;
+  TSNode last{};  // the last list read: its elements are not lists
+  for (TSNode n : c.matches.of(NodeKind::InitializerList)) {
+    if (!isNull(last) && isUnder(n, last)) continue;
     auto elems = items(n);
-    if (elems.empty()) return true;
-    bool anyKa = false;
+    if (elems.empty()) continue;
+    bool anyKa = false, elements = true;
     for (TSNode e : elems) {
       if (!isNull(namedElementBraces(c, e))) {  // `buffer`, a local KernelArgument{...}
         anyKa = true;
         continue;
       }
-      if (!isElement(c, e)) return true;
+      if (!isElement(c, e)) {
+        elements = false;
+        break;
+      }
       anyKa = anyKa || c.isKaElement(e);
     }
     std::string variable;
-    if (!isListPosition(c, n, anyKa, variable)) return true;
+    if (!elements || !isListPosition(c, n, anyKa, variable)) continue;
     CppArgList l;
     l.form = CppArgList::Form::Static;
     l.variable = variable;
@@ -140,8 +144,8 @@ void extractStatic(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAs
     }
     caseOf.push_back(site.function >= 0 && isTestCase(c, c.functions[site.function].node) ? site.function : -1);
     lists.push_back(std::move(l));
-    return false;  // elements are not lists
-  });
+    last = n;
+  }
   setAsideTestValues(c, lists, caseOf, out, setAside);
 }
 

@@ -90,22 +90,19 @@ void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
     out.constants.push_back(std::move(s));
   }
   // Literals registered on the symbol scope, KMD reads and includes.
-  walk(c.tree.root(), [&](TSNode n) {
-    if (is(n, "preproc_include")) {
-      TSNode p = field(n, "path");
-      std::string_view t = c.text(p);
-      if (t.size() >= 2) out.includes.emplace_back(t.substr(1, t.size() - 2));
-      return false;
-    }
-    if (!is(n, "call_expression")) return true;
+  for (TSNode n : c.matches.of(NodeKind::PreprocInclude)) {
+    std::string_view t = c.text(field(n, "path"));
+    if (t.size() >= 2) out.includes.emplace_back(t.substr(1, t.size() - 2));
+  }
+  for (TSNode n : c.matches.of(NodeKind::CallExpression)) {
     registeredLiteral(c, ev, n, out);
     TSNode fn = field(n, "function");
     std::string method;
     if (is(fn, "field_expression")) method = std::string(c.text(field(fn, "field")));
     else if (is(fn, "identifier") || is(fn, "qualified_identifier")) method = lastComponent(c.text(fn));
-    if (!isMetadataRead(method)) return true;
+    if (!isMetadataRead(method)) continue;
     auto args = items(field(n, "arguments"));
-    if (args.empty()) return true;
+    if (args.empty()) continue;
     Site site = c.siteOf(n);
     CppKmdRead r;
     r.method = method;
@@ -114,14 +111,13 @@ void extractSymbols(const Ctx& c, CppSymbolFacts& out) {
     if (!v && !r.constant.empty()) {
       if (const Constant* k = lookup(c, r.constant, site)) v = ev.str(k->value, k->site, 0);
     }
-    if (!v) return true;  // a field name computed at run time: nothing to compare
+    if (!v) continue;  // a field name computed at run time: nothing to compare
     r.field = *v;
     SourceRange rg = rangeOf(n);
     r.line = rg.line;
     r.col = rg.col;
     out.kmdReads.push_back(std::move(r));
-    return true;
-  });
+  }
 }
 
 }  // namespace impact::cpp
