@@ -21,10 +21,6 @@ bool hasOpenTail(const FileFacts& f) {
   return false;
 }
 
-bool dispatchOnly(const PyBuilder& b) {
-  return !b.abis.empty() && std::all_of(b.abis.begin(), b.abis.end(), isDispatch);
-}
-
 bool declaresAny(const std::vector<PyAbi>& abis) {
   for (const PyAbi& a : abis)
     if (!a.args.empty()) return true;
@@ -69,7 +65,7 @@ std::shared_ptr<const FileFacts> followFile(const std::string& path, const FileF
       present = present || (!p.empty() && read(p));
     }
     follow.push_back(present);
-    drop.push_back(!present && dispatchOnly(b));
+    drop.push_back(!present && dispatchesOnly(b.abis));
   }
   bool changed = std::find(drop.begin(), drop.end(), true) != drop.end();
   if (std::find(follow.begin(), follow.end(), true) == follow.end() && !changed) return nullptr;
@@ -93,7 +89,7 @@ std::shared_ptr<const FileFacts> followFile(const std::string& path, const FileF
     if (!r.stopped.empty()) continue;
     // A dispatch followed to functions that declare nothing (the tree's `naming.short`) built no
     // kernel: not a builder.
-    if (dispatchOnly(b) && !declaresAny(r.abis)) {
+    if (dispatchesOnly(b.abis) && !declaresAny(r.abis)) {
       drop[bi] = changed = true;
       continue;
     }

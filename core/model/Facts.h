@@ -69,6 +69,12 @@ struct PyAbi {
 // A list that is wholly another module's function's, not yet followed: a path of a dispatching
 // entry point that returns `other.build_x(...)` (the function is both its origin and its open end).
 inline bool isDispatch(const PyAbi& a) { return a.args.empty() && !a.tailModule.empty() && a.origin == a.tailHelper; }
+// Every list is such a list: an entry point that builds nothing itself (not yet followed).
+inline bool dispatchesOnly(const std::vector<PyAbi>& abis) {
+  for (const PyAbi& a : abis)
+    if (!isDispatch(a)) return false;
+  return !abis.empty();
+}
 
 // A hook of a builder (issue 16, form 3): `extra_context = extra_params(b) if extra_params is not
 // None else None` between two groups of b.param calls.

@@ -183,6 +183,7 @@ def short_name(spec):
     return it->second;
   });
   EXPECT_EQ(builderNamed(t, path, "short_name"), nullptr) << "followed: short builds nothing";
+  EXPECT_EQ(builderNamed(t, path, "spec_key"), nullptr) << "json is not in the tree: no builder is shown";
 }
 
 // What makes a call an open end is what it is, never its name: a function of a module the reader

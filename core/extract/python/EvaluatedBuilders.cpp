@@ -48,7 +48,7 @@ void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>&
     }
     // A dispatch: every path returns another module's kernel, each open at that module until the
     // tree is followed (core/analysis/CrossModule).
-    bool dispatch = !r.declares && r.builds && !r.abis.empty() && std::all_of(r.abis.begin(), r.abis.end(), isDispatch);
+    bool dispatch = !r.declares && r.builds && dispatchesOnly(r.abis);
     if (!dispatch && (!r.declares || r.abis.empty() || allArgs(r.abis) == 0 || (!r.builds && !old))) continue;
     // A builder that declares its own list keeps an early return to another module's function as
     // the body reader names it (PyBuilder::unresolvedReturns), not as a list of its own.
