@@ -225,8 +225,8 @@ struct DescriptorFacts {
 };
 
 // A module-level Python function with no required parameter whose body builds and returns a
-// list of `(name, kind)` tuples or of names, evaluated statically with its default arguments
-// (core/extract/python/NameLists.cpp): the ordered names an ABI module states as data
+// list of `(name, kind)` tuples or of names, run by the builder evaluator with its default
+// arguments (core/extract/python/NameLists.cpp): the ordered names an ABI module states as data
 // (`conv_abi.py:conv_arg_names`). When the body uses anything the evaluator does not read,
 // `evaluated` is false and `reason` says what ("not evaluable: ..."), never a guess.
 struct PyNameList {

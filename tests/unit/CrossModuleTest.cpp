@@ -156,6 +156,127 @@ TEST(CrossModule, AnEntryPointThatDispatchesToBuildersOfOtherModulesIsReadThroug
   EXPECT_NE(pyextract::guardText(direct->when).find("is_direct"), std::string::npos) << pyextract::guardText(direct->when);
 }
 
+// The same dispatch written through functions of the entry's own module: `return _pick(...)` at
+// the entry runs `_pick` as the entry (a tail call), so each of its returns is the entry's own
+// list, open at the module it returns from, and read through it with the tree — the same lists as
+// the direct form above (a rewrite, not a change).
+TEST(CrossModule, ADispatchThroughFunctionsOfTheSameModuleIsTheSameDispatch) {
+  const std::vector<std::pair<const char*, const char*>> forms{
+      {"one intermediate", R"PY(
+from kernels.gfx950 import conv as _conv
+from kernels.common import conv_direct as _direct
+
+
+def _pick(spec, arch):
+    if spec.is_direct:
+        return _direct.build_direct(spec.to_direct(), arch=arch)
+    return _conv.build_conv(spec.to_instance(), arch=arch)
+
+
+def build_entry(spec, *, arch="gfx950"):
+    if spec.n <= 0:
+        raise ValueError("empty")
+    return _pick(spec, arch)
+)PY"},
+      {"two intermediates, keyword arguments", R"PY(
+from kernels.gfx950 import conv as _conv
+from kernels.common import conv_direct as _direct
+
+
+def _implicit(spec, *, arch):
+    return _conv.build_conv(spec.to_instance(), arch=arch)
+
+
+def _dispatch(spec, *, arch):
+    if not spec.is_direct:
+        return _implicit(spec, arch=arch)
+    return _direct.build_direct(spec.to_direct(), arch=arch)
+
+
+def build_entry(spec, *, arch="gfx950"):
+    return _dispatch(spec, arch=arch)
+)PY"}};
+  for (const auto& [what, src] : forms) {
+    SCOPED_TRACE(what);
+    std::map<std::string, std::string> files{{kEntry, src}, {kBuilder, kBuilderSrc}, {kHelper, kHelperSrc}};
+    TreeFacts t;
+    t.files[kEntry] = std::make_shared<FileFacts>(extractFile(kEntry, src));
+    t.files[kBuilder] = std::make_shared<FileFacts>(extractFile(kBuilder, kBuilderSrc));
+    const PyBuilder* entry = builderNamed(t, kEntry, "build_entry");
+    ASSERT_NE(entry, nullptr) << "per file, the entry is a builder open at the modules it returns from";
+    std::set<std::string> tails;
+    for (const PyAbi& a : entry->abis) tails.insert(a.tailModule + ":" + a.tailHelper);
+    EXPECT_EQ(tails, (std::set<std::string>{"kernels/gfx950/conv.py:build_conv", "kernels/common/conv_direct.py:build_direct"}));
+    followModules(t, [&](const std::string& p) -> std::optional<std::string> {
+      auto it = files.find(p);
+      if (it == files.end()) return std::nullopt;
+      return it->second;
+    });
+    entry = builderNamed(t, kEntry, "build_entry");
+    ASSERT_NE(entry, nullptr);
+    ASSERT_EQ(entry->abis.size(), 2u);
+    const PyAbi* conv = nullptr;
+    const PyAbi* direct = nullptr;
+    for (const PyAbi& a : entry->abis) (a.origin == "build_conv" ? conv : direct) = &a;
+    ASSERT_NE(conv, nullptr);
+    ASSERT_NE(direct, nullptr);
+    std::vector<std::string> got;
+    for (const KernelArg& a : conv->args) got.push_back(a.name);
+    EXPECT_EQ(got, (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H"}));
+    EXPECT_NE(pyextract::guardText(conv->when).find("is_direct"), std::string::npos) << pyextract::guardText(conv->when);
+    EXPECT_EQ(direct->tailHelper, "build_direct");
+    EXPECT_NE(pyextract::guardText(direct->when).find("is_direct"), std::string::npos) << pyextract::guardText(direct->when);
+  }
+}
+
+// A builder that declares its own list and, under a condition, returns another module's kernel
+// instead: that early return is a second list of the builder, open at the module per file and read
+// through it with the tree (never the own list compared with the other kernel's copies).
+TEST(CrossModule, ABuildersEarlyReturnToAnotherModulesBuilderIsReadThroughIt) {
+  const std::string path = kLib + "kernels/gfx950/mixed.py";
+  const char* src = R"PY(
+from rocke.core.ir import IRBuilder, PtrType, I32, F32
+from kernels.gfx950 import conv as _conv
+
+
+def build_mixed(spec, *, arch="gfx950"):
+    if spec.use_conv:
+        return _conv.build_conv(spec.to_instance())
+    b = IRBuilder("mixed")
+    b.param("X", PtrType(F32, "global"))
+    b.param("n", I32)
+    return b.finish()
+)PY";
+  std::map<std::string, std::string> files{{path, src}, {kBuilder, kBuilderSrc}, {kHelper, kHelperSrc}};
+  TreeFacts t;
+  t.files[path] = std::make_shared<FileFacts>(extractFile(path, src));
+  t.files[kBuilder] = std::make_shared<FileFacts>(extractFile(kBuilder, kBuilderSrc));
+  auto lists = [&]() {
+    std::map<std::string, std::string> out;  // origin -> names, then "+module:helper" when open
+    const PyBuilder* b = builderNamed(t, path, "build_mixed");
+    if (!b) return out;
+    for (const PyAbi& a : b->abis) {
+      std::string names;
+      for (const KernelArg& k : a.args) names += k.name + " ";
+      if (!a.tailHelper.empty()) names += "+" + a.tailModule + ":" + a.tailHelper;
+      out[a.origin] = names;
+    }
+    return out;
+  };
+  EXPECT_EQ(lists(), (std::map<std::string, std::string>{{"build_mixed", "X n "},
+                                                         {"build_conv", "+kernels/gfx950/conv.py:build_conv"}}));
+  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
+    auto it = files.find(p);
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  });
+  EXPECT_EQ(lists(), (std::map<std::string, std::string>{{"build_mixed", "X n "}, {"build_conv", "A B p_N p_C p_H "}}));
+  const PyBuilder* b = builderNamed(t, path, "build_mixed");
+  ASSERT_NE(b, nullptr);
+  for (const PyAbi& a : b->abis)
+    if (a.origin == "build_conv") EXPECT_EQ(pyextract::guardText(a.when), "spec.use_conv");
+}
+
 TEST(CrossModule, AFunctionReturningALibraryCallIsNoBuilder) {
   // Returning what another module's function returns is a dispatch only when that function is a
   // builder: a function of a module outside the tree stays open, and one of the tree that builds

@@ -7,6 +7,7 @@
 
 #include "extract/Extract.h"
 #include "extract/PythonFacts.h"
+#include "extract/python/DeclEval.h"
 #include "parse/Syntax.h"
 
 namespace impact {
@@ -157,7 +158,9 @@ TEST(PythonFacts, EarlyReturnAddsTargetAbi) {
   EXPECT_EQ(b->fingerprint, b3->fingerprint);
 }
 
-TEST(PythonFacts, EarlyReturnToAnotherModuleIsUnresolved) {
+// An early return to another module's function is a second list of the builder, under the
+// return's condition, open at that function (read through it when the tree holds the module).
+TEST(PythonFacts, EarlyReturnToAnotherModuleIsAListOpenThere) {
   FileFacts f = run(R"PY(
 from rocke.core.ir import IRBuilder, PtrType, I32
 from kernels.common.attention_unified import build_unified_fallback
@@ -173,9 +176,15 @@ def build_x(spec):
 )PY");
   const PyBuilder* b = find(f, "build_x");
   ASSERT_NE(b, nullptr);
-  ASSERT_EQ(b->abis.size(), 1u);
+  ASSERT_EQ(b->abis.size(), 2u);
   EXPECT_EQ(names(b->abis[0]), (std::vector<std::string>{"a_ptr", "n"}));
-  EXPECT_EQ(b->unresolvedReturns, (std::vector<std::string>{"build_unified_fallback"}));
+  EXPECT_TRUE(b->abis[0].tailHelper.empty());
+  EXPECT_TRUE(b->abis[1].args.empty());
+  EXPECT_EQ(b->abis[1].tailHelper, "build_unified_fallback");
+  EXPECT_EQ(b->abis[1].tailModule, "kernels/common/attention_unified.py");
+  EXPECT_EQ(b->abis[1].origin, "build_unified_fallback");
+  EXPECT_EQ(pyextract::guardText(b->abis[1].when), "spec.fallback");
+  EXPECT_EQ(pyextract::guardText(b->abis[0].when), "not spec.fallback");
 }
 
 TEST(PythonFacts, DispatcherWithoutOwnParamsAndCycles) {

@@ -128,14 +128,18 @@ void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring)
   for (const std::string& n : m.unseen) seeds.push_back(n);
   m.declaring = closureOf(m, seeds);
   m.building = closureOf(m, {"IRBuilder"});
-  for (auto& [name, def] : m.fns) {
-    std::string_view body = m.t->text(def);
-    if (!hasWord(body, "return")) continue;
-    auto names = [&](const std::vector<std::string>& v) {
-      return std::any_of(v.begin(), v.end(), [&](const std::string& n) { return hasWord(body, n); });
-    };
-    if (names(m.unseen) || names(m.unseenModules)) m.dispatching.insert(name);
-  }
+  // A function that returns and names an imported module or function (an unseen one: `dispatching`),
+  // or names such a function of this module (`return _impl(spec)` where `_impl` returns
+  // `_conv.build(...)`): it may return another module's kernel.
+  auto returning = [&](const std::vector<std::string>& a, const std::vector<std::string>& b, std::set<std::string>& out) {
+    std::vector<std::string_view> seeds(a.begin(), a.end());
+    seeds.insert(seeds.end(), b.begin(), b.end());
+    if (seeds.empty()) return;
+    for (const std::string& name : closureOf(m, seeds))
+      if (hasWord(m.t->text(m.fns.at(name)), "return")) out.insert(name);
+  };
+  returning(m.unseen, m.unseenModules, m.dispatching);
+  returning(m.calledImports, {}, m.returnsImported);
 }
 
 }  // namespace
@@ -164,7 +168,10 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
       ModIndex* other = loader && !b.attr.empty() ? moduleNamed(from) : nullptr;
       if (other && other != m && other->declaring.count(b.attr)) imported.push_back(name);
       bool seen = other || (loader && moduleNamed(b.attr.empty() ? from : from + "." + b.attr));
-      if (!seen && mayHoldDeclaringHelpers(from) && !knownName(b.attr.empty() ? name : b.attr)) {
+      bool mayHold = mayHoldDeclaringHelpers(from) && !knownName(b.attr.empty() ? name : b.attr);
+      if (mayHold && (calledIn(text, name, !b.attr.empty()) || (!b.attr.empty() && calledIn(text, name, false))))
+        m->calledImports.push_back(name);
+      if (!seen && mayHold) {
         if (calledIn(text, name, !b.attr.empty())) m->unseen.push_back(name);
         // An imported name of a package used as a module (`from kernels.common import conv as
         // _c; _c.build(...)`): its functions may be returned (a dispatch).
@@ -585,6 +592,8 @@ AV DeclEval::Impl::binary(TSNode e, DFrame& f, DPath& p, int d) {
     if (op == "&") return AV::integer(x & y);
     if (op == "|") return AV::integer(x | y);
   }
+  if (a.k == K::Unknown && !a.s.empty()) return a;  // the operand's own reason
+  if (b.k == K::Unknown && !b.s.empty()) return b;
   return AV::unknown("the operation " + clip(text(f, e), 60));
 }
 

@@ -118,6 +118,11 @@ struct ModIndex {
   // Names imported from a package and used as modules (`_c.build(...)`) that this evaluation
   // cannot see: their functions may be returned whole (a dispatch; `dispatching`).
   std::vector<std::string> unseenModules;
+  // Names imported from a module that may hold declaring helpers, called (or used as a module)
+  // in this one, seen or not; the functions that return and name one, directly or through a
+  // function of this module: `return f(...)` of such a function at the entry runs it as the entry.
+  std::vector<std::string> calledImports;
+  std::set<std::string> returnsImported;
 };
 
 // Gives another module of the tree by its dotted name ("kernels.common.conv_args"), or nullptr.
@@ -131,6 +136,12 @@ struct DeclResult {
   // it returns a call of one of the module's functions (a dispatcher). A function that calls a
   // builder and runs its kernel declares nothing of its own.
   bool builds = false;
+};
+
+// What a function returns when called with no arguments (its defaults), run whole.
+struct CallResult {
+  AV value;
+  std::string why;  // "": returned `value`; else why it gave no value (a limit, recursion, a raise)
 };
 
 class DeclEval {
@@ -147,6 +158,11 @@ class DeclEval {
   bool mayBuild(const std::string& name);
   bool mayDispatch(const std::string& name);
   const ModIndex& module() const { return *root_; }
+  // Runs the module-level function `name` called with no arguments: its parameters take their
+  // defaults, every statement runs (no builder's tail is left out, no callee budget), under the
+  // step and depth limits. A values reader (the names lists of core/extract/python/NameLists).
+  CallResult callWithDefaults(const std::string& name);
+  long stepsTaken() const;
 
   static constexpr long kMaxSteps = 400000;   // per run
   static constexpr int kMaxDepth = 48;        // calls

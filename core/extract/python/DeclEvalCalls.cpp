@@ -72,8 +72,11 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
     if (declaring) throw DStop{"calls nested deeper than " + std::to_string(DeclEval::kMaxDepth)};
     return AV::unknown("a call past the depth limit");
   }
+  bool asEntry = tailCall != nullptr && at.id == tailCall;  // `return fn(...)` at the entry
+  if (asEntry) tailCall = nullptr;
   DFrame cf;
   cf.mod = fn.mod;
+  cf.entry = asEntry;
   cf.body = field(fn.def, "body");
   cf.makesBuilder = fn.mod->t->text(fn.def).find("IRBuilder") != std::string_view::npos;
   cf.closure = fn.closure;
@@ -121,7 +124,7 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   size_t base = p.decls.size();
   std::vector<Guard> conds = p.conds;
   DFlow fl;
-  bool budgeted = !declaring && budgetEnd < 0;  // the outermost call that cannot declare
+  bool budgeted = !declaring && budgetEnd < 0 && !wholeValues;  // the outermost call that cannot declare
   if (budgeted) budgetEnd = steps + kCalleeSteps;
   try {
     fl = block(field(fn.def, "body"), cf, p, d + 1);
@@ -142,6 +145,12 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   if (crossing) anchors.pop_back();
   if (budgeted) budgetEnd = -1;
   (void)at;
+  if (asEntry) {  // its early returns are the entry's; its last path goes on as the entry's
+    for (auto& r : cf.returns) f.returns.push_back(std::move(r));
+    tailRaised = fl == DFlow::Raise;
+    tailOrigin = fl == DFlow::Return ? cf.retOrigin : "";
+    return fl == DFlow::Return ? cf.retval : AV::of(K::None);
+  }
   if (fl == DFlow::Raise && cf.returns.empty()) {
     p.conds = conds;
     return AV::unknown(fn.s + " raises");
@@ -433,6 +442,36 @@ DeclEval::~DeclEval() = default;
 bool DeclEval::mayDeclare(const std::string& name) { return root_->declaring.count(name) > 0; }
 bool DeclEval::mayBuild(const std::string& name) { return root_->building.count(name) > 0; }
 bool DeclEval::mayDispatch(const std::string& name) { return root_->dispatching.count(name) > 0; }
+
+long DeclEval::stepsTaken() const { return impl_->steps; }
+
+CallResult DeclEval::callWithDefaults(const std::string& name) {
+  CallResult out;
+  auto it = root_->fns.find(name);
+  if (it == root_->fns.end()) return out.why = "'" + name + "' is not a function of the module", out;
+  Impl& I = *impl_;
+  I.steps = 0;
+  I.declares = false;
+  I.stack.clear();
+  I.wholeValues = true;
+  I.lastRaise.clear();
+  AV fn = AV::of(K::Func);
+  fn.def = it->second;
+  fn.mod = root_;
+  fn.s = name;
+  DFrame f;
+  f.mod = root_;
+  DPath p;
+  try {
+    out.value = I.invoke(fn, {}, {}, it->second, f, p, 0);
+    if (out.value.k == K::Unknown && out.value.s == name + " raises")
+      out.why = "reaches `" + I.lastRaise + "`";
+  } catch (const DStop& s) {
+    out.why = s.why;
+  }
+  I.wholeValues = false;
+  return out;
+}
 
 DeclResult DeclEval::run(const std::string& name) {
   DeclResult out;

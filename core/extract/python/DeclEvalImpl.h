@@ -84,6 +84,13 @@ struct DeclEval::Impl {
   std::vector<TSNode> anchors;   // calls from it into other modules, outermost first
   long budgetEnd = -1;  // while a function that cannot declare runs: the step it must end by
   static constexpr long kCalleeSteps = 400;
+  // `return f(...)` at the entry, `f` a function of the module that may dispatch: the call runs
+  // as the entry itself (its returns are the entry's, each its own list), as if inlined.
+  const void* tailCall = nullptr;   // the call node
+  bool tailRaised = false;          // its last path raised
+  std::string tailOrigin;           // the function its last path returned (a dispatch's target)
+  bool wholeValues = false;  // callWithDefaults: every callee runs whole, under the step limit
+  std::string lastRaise;     // the `raise` statement a path last reached, as written
   // Per statement: does it reach a `.param` attribute or a module function that may declare, and
   // the plain names it uses (a local function or alias bound to a declaring value).
   struct StmtInfo {

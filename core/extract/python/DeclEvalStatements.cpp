@@ -135,7 +135,9 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
         } else if (cur.k == K::Int && r.k == K::Int && (op == "+=" || op == "-=" || op == "*=")) {
           assign(left, AV::integer(op == "+=" ? cur.i + r.i : op == "-=" ? cur.i - r.i : cur.i * r.i), f, p, d);
         } else {
-          assign(left, AV::unknown("changed by " + op), f, p, d);
+          // An operand not known keeps its own reason (what it read), not the operator's.
+          AV why = cur.k == K::Unknown ? cur : r.k == K::Unknown ? r : AV::unknown("changed by " + op);
+          assign(left, why, f, p, d);
         }
       } else {
         expr(e, f, p, d + 1);
@@ -145,10 +147,23 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
   }
   if (ty == "return_statement") {
     auto vals = namedChildren(s);
+    AV callee;
+    bool isCall = !vals.empty() && is(vals[0], "call");
+    // `return f(...)` at the entry, `f` a function of the module that makes no IRBuilder (no
+    // builder of its own) but may return another module's kernel: `f` runs as the entry.
+    if (isCall) callee = expr(field(vals[0], "function"), f, p, d + 1);
+    bool asEntry = isCall && f.entry && callee.k == K::Func && !callee.self && callee.mod == root && f.mod == root &&
+                   root->returnsImported.count(callee.s) && !root->building.count(callee.s) &&
+                   p.decls.empty() && p.tailHelper.empty();
+    if (asEntry) tailCall = vals[0].id, tailRaised = false, tailOrigin.clear();
     f.retval = vals.empty() ? AV::of(K::None) : expr(vals[0], f, p, d + 1);
     f.retOrigin.clear();
-    if (!vals.empty() && is(vals[0], "call")) {
-      AV callee = expr(field(vals[0], "function"), f, p, d + 1);
+    if (asEntry && tailCall == nullptr) {  // it ran as the entry: its last path is this one
+      f.retOrigin = tailOrigin;
+      return tailRaised ? DFlow::Raise : DFlow::Return;
+    }
+    tailCall = nullptr;
+    if (isCall) {
       if (callee.k == K::Func) f.retOrigin = callee.s;
       if (f.entry && callee.k == K::Imported && callee.i == 0) dispatchTo(callee, vals[0], f, p);
     }
@@ -217,7 +232,10 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     (*fn.closure)[fn.s] = std::move(self);
     return DFlow::Next;
   }
-  if (ty == "raise_statement") return DFlow::Raise;
+  if (ty == "raise_statement") {
+    if (wholeValues) lastRaise = clip(text(f, s), 80);
+    return DFlow::Raise;
+  }
   if (ty == "break_statement") return DFlow::Break;
   if (ty == "continue_statement") return DFlow::Continue;
   if (ty == "import_from_statement" || ty == "import_statement") {

@@ -50,9 +50,8 @@ void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>&
     // tree is followed (core/analysis/CrossModule).
     bool dispatch = !r.declares && r.builds && dispatchesOnly(r.abis);
     if (!dispatch && (!r.declares || r.abis.empty() || allArgs(r.abis) == 0 || (!r.builds && !old))) continue;
-    // A builder that declares its own list keeps an early return to another module's function as
-    // the body reader names it (PyBuilder::unresolvedReturns), not as a list of its own.
-    if (!dispatch) r.abis.erase(std::remove_if(r.abis.begin(), r.abis.end(), isDispatch), r.abis.end());
+    // A builder that declares its own list and, on an early return, returns another module's
+    // function keeps that return as a list of its own, open at that module (followed with the tree).
     if (it != out.end() && !old) continue;  // a SignatureBuilder factory of the same name
     if (old) {
       // A function of another module given the IRBuilder (`emit_param_block(b, ...)`) is not

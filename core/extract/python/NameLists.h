@@ -1,6 +1,6 @@
 // The names lists of a module (FileFacts::nameLists): every module-level function with no
-// required parameter whose body returns a value, evaluated with its defaults by StaticEval
-// (core/extract/python/StaticEval.h). A result that is a list (or tuple) of strings or of
+// required parameter whose body returns a value, run with its defaults by the one Python
+// evaluator (DeclEval::callWithDefaults, core/extract/python/DeclEval.h). A result that is a list (or tuple) of strings or of
 // `(str, str)` tuples is kept as names (and kinds); anything else keeps the reason it is not
 // a names list ("not evaluable: reaches `raise ValueError(...)`"). Bounded per function and per
 // module.
