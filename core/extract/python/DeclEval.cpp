@@ -122,6 +122,15 @@ std::set<std::string> closureOf(const ModIndex& m, const std::vector<std::string
   return in;
 }
 
+void returning(const ModIndex& m, const std::vector<std::string>& a, const std::vector<std::string>& b,
+               std::set<std::string>& out) {
+  std::vector<std::string_view> seeds(a.begin(), a.end());
+  seeds.insert(seeds.end(), b.begin(), b.end());
+  if (seeds.empty()) return;
+  for (const std::string& name : closureOf(m, seeds))
+    if (hasWord(m.t->text(m.fns.at(name)), "return")) out.insert(name);
+}
+
 void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring) {
   std::vector<std::string_view> seeds{".param", "\"param\"", "'param'"};
   for (const std::string& n : importedDeclaring) seeds.push_back(n);
@@ -131,18 +140,18 @@ void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring)
   // A function that returns and names an imported module or function (an unseen one: `dispatching`),
   // or names such a function of this module (`return _impl(spec)` where `_impl` returns
   // `_conv.build(...)`): it may return another module's kernel.
-  auto returning = [&](const std::vector<std::string>& a, const std::vector<std::string>& b, std::set<std::string>& out) {
-    std::vector<std::string_view> seeds(a.begin(), a.end());
-    seeds.insert(seeds.end(), b.begin(), b.end());
-    if (seeds.empty()) return;
-    for (const std::string& name : closureOf(m, seeds))
-      if (hasWord(m.t->text(m.fns.at(name)), "return")) out.insert(name);
-  };
-  returning(m.unseen, m.unseenModules, m.dispatching);
-  returning(m.calledImports, {}, m.returnsImported);
+  returning(m, m.unseen, m.unseenModules, m.dispatching);
 }
 
 }  // namespace
+
+bool DeclEval::Impl::returnsImported(ModIndex& m, const std::string& fn) {
+  if (!m.returnsImportedKnown) {  // on first use: most entries never return a call of the module
+    returning(m, m.calledImports, {}, m.returnsImported);
+    m.returnsImportedKnown = true;
+  }
+  return m.returnsImported.count(fn) > 0;
+}
 
 void DeclEval::Impl::step() {
   if (budgetEnd >= 0 && steps >= budgetEnd) throw DOverBudget{};

@@ -122,7 +122,8 @@ struct ModIndex {
   // in this one, seen or not; the functions that return and name one, directly or through a
   // function of this module: `return f(...)` of such a function at the entry runs it as the entry.
   std::vector<std::string> calledImports;
-  std::set<std::string> returnsImported;
+  std::set<std::string> returnsImported;  // on first use (DeclEval::Impl::returnsImported)
+  bool returnsImportedKnown = false;
 };
 
 // Gives another module of the tree by its dotted name ("kernels.common.conv_args"), or nullptr.

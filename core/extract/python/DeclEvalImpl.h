@@ -124,6 +124,7 @@ struct DeclEval::Impl {
   bool relevant(TSNode st, DFrame& f);
 
   void step();
+  bool returnsImported(ModIndex& m, const std::string& fn);
   std::string text(const DFrame& f, TSNode n) const { return std::string(f.mod->t->text(n)); }
 
   // DeclEvalStatements.cpp

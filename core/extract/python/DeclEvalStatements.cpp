@@ -153,8 +153,8 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     // builder of its own) but may return another module's kernel: `f` runs as the entry.
     if (isCall) callee = expr(field(vals[0], "function"), f, p, d + 1);
     bool asEntry = isCall && f.entry && callee.k == K::Func && !callee.self && callee.mod == root && f.mod == root &&
-                   root->returnsImported.count(callee.s) && !root->building.count(callee.s) &&
-                   p.decls.empty() && p.tailHelper.empty();
+                   p.decls.empty() && p.tailHelper.empty() && !root->building.count(callee.s) &&
+                   returnsImported(*root, callee.s);
     if (asEntry) tailCall = vals[0].id, tailRaised = false, tailOrigin.clear();
     f.retval = vals.empty() ? AV::of(K::None) : expr(vals[0], f, p, d + 1);
     f.retOrigin.clear();
