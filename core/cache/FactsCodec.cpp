@@ -143,7 +143,7 @@ IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolved
              typeClass, required, guard)
 IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when, tailCall)
 IMPACT_CODEC(PyHook, name, function, after, given, entry)
-IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, unresolvedReturns, fingerprint, hooks, notRead, readThrough)
+IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, fingerprint, hooks, notRead, readThrough)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)
 IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, block, geometry)
 IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail,

@@ -16,7 +16,7 @@ namespace impact {
 // Types resolve through imports and module-/function-level assignments; an unresolved type is
 // marked (KernelArg::resolved = false), never guessed. Conditional arguments carry their
 // condition with local aliases resolved. An early `return other(spec)` before the first
-// b.param adds other's ABI (same module) or records it in unresolvedReturns.
+// b.param adds other's ABI (same module), or, to another module's function, a list open there.
 void extractPython(const SyntaxTree& tree, FileFacts& out);
 
 }  // namespace impact

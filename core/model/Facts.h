@@ -98,7 +98,6 @@ struct PyBuilder {
   SourceRange range;      // the def's name
   SourceRange bodyRange;  // the whole def
   std::vector<PyAbi> abis;  // abis[0]: own body; then one per early `return other(spec)`
-  std::vector<std::string> unresolvedReturns;  // early-return targets not defined in this module
   uint64_t fingerprint = 0;  // code fingerprint of the def (and of same-module early-return targets)
   // Parameters the builder (or a body it returns early to) calls with its IRBuilder
   // (`extra_params(b)`): hooks that can insert arguments between the b.param calls. `abis` holds

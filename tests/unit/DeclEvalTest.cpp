@@ -171,6 +171,274 @@ def build_x(spec):
       << b->abis[0].args[1].unresolvedReason;
 }
 
+// An object of the module's classes holding the IRBuilder (`self.b = b` in `__init__`) whose
+// methods declare, chained: the instance's attributes are what its methods were given.
+TEST(DeclEval, AnObjectHoldingTheBuilderDeclaresThroughItsMethods) {
+  auto f = run(R"PY(
+class _Args:
+    def __init__(self, b, dtype):
+        self.b = b
+        self.dtype = dtype
+
+    def ptr(self, name):
+        self.b.param(name, PtrType(self.dtype, "global"))
+        return self
+
+    def scalar(self, name, ty=I32):
+        self.b.param(name, ty)
+        return self
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    _Args(b, BF16).ptr("q_ptr").ptr("o_ptr").scalar("scale", F32).scalar("n")
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+}
+
+// Argument tables of records: a @dataclass (its annotated fields in order, defaults), a
+// NamedTuple (unpacked as a tuple), a collections.namedtuple; and `getattr(b, "param")`.
+TEST(DeclEval, TablesOfRecordsAndGetattrDeclareAsWritten) {
+  auto f = run(R"PY(
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    ty: object
+    readonly: bool = False
+
+
+class NArg(NamedTuple):
+    name: str
+    ty: object
+
+
+TArg = namedtuple("TArg", "name ty")
+
+ARGS = [Arg("q_ptr", PtrType(BF16, "global"), True), Arg(name="o_ptr", ty=PtrType(BF16, "global"))]
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    for a in ARGS:
+        b.param(a.name, a.ty)
+    for name, ty in (NArg("scale", F32),):
+        b.param(name, ty)
+    t = TArg("n", I32)
+    getattr(b, "param")(t.name, t.ty)
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+}
+
+// A lambda is a function like any other (closing over the builder), and map applies it.
+TEST(DeclEval, LambdasAndMapDeclare) {
+  auto f = run(R"PY(
+PTRS = ("q_ptr", "o_ptr")
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    decl = lambda n, t: b.param(n, t)
+    list(map(lambda n: decl(n, PtrType(BF16, "global")), PTRS))
+    for n, t in [("scale", F32), ("n", I32)]:
+        (lambda: decl(n, t))()
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+}
+
+// Iterations over what the evaluation does not know (a map, a comprehension, its filter) run
+// their body once, and what it declares there is named: never a declaration silently dropped.
+// `sorted` orders tuples as Python does.
+TEST(DeclEval, DeclarationsInIterationsOverUnknownsAreNamedNeverDropped) {
+  auto f = run(R"PY(
+SCALARS = {"scale": F32, "n": I32}
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("o_ptr", PtrType(BF16, "global"))
+    list(map(lambda nt: b.param(*nt), sorted(SCALARS.items(), reverse=False)))
+    list(map(lambda n: b.param(n, I32), spec.extra_names))
+    [b.param(n, I32) for n in spec.more_names]
+    [b.param(n, I32) for n in ("k",) if spec.with_k]
+    return b.finish()
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr);
+  std::vector<std::string> s = sig(b);
+  ASSERT_EQ(s.size(), 6u) << testing::PrintToString(s);
+  EXPECT_EQ(s[0], "o_ptr:global_buffer/8:bf16");
+  EXPECT_EQ(s[1], "n:by_value/4:i32");  // sorted by name: n before scale
+  EXPECT_EQ(s[2], "scale:by_value/4:f32");
+  const auto& args = b->abis.at(0).args;
+  EXPECT_NE(args[3].unresolvedReason.find("declared in a map over"), std::string::npos) << args[3].unresolvedReason;
+  EXPECT_NE(args[4].unresolvedReason.find("declared in a comprehension over spec.more_names"), std::string::npos)
+      << args[4].unresolvedReason;
+  EXPECT_NE(args[5].unresolvedReason.find("declared in a comprehension filtered by if spec.with_k"), std::string::npos)
+      << args[5].unresolvedReason;
+}
+
+// A builder that makes an IRBuilder and calls `.param` in its own text, but whose evaluation
+// declared nothing (the call sits where the evaluation does not go): not read, naming the call.
+TEST(DeclEval, ADeclarationTheEvaluationDidNotReachIsNotReadNeverLeftOut) {
+  auto f = run(R"PY(
+import threading
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    threading.Thread(target=lambda: b.param("q_ptr", PtrType(BF16, "global"))).start()
+    return b.finish()
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(b->abis.empty());
+  EXPECT_NE(b->notRead.find("`b.param(\"q_ptr\", PtrType(BF16, \"global\"))` (line 10), which the evaluation did not reach"),
+            std::string::npos)
+      << b->notRead;
+}
+
+// Classes as Python resolves them: a method found through the bases, overridden, called through
+// super(); a class attribute overridden in the subclass; a staticmethod and a classmethod. And
+// the string methods a table of names is often written with.
+TEST(DeclEval, InheritanceSuperStaticAndClassMethodsAndStringMethods) {
+  auto f = run(R"PY(
+class Base:
+    PTRS = ("x_ptr",)
+
+    def declare(self, b):
+        for n in self.PTRS:
+            b.param(n, PtrType(BF16, "global"))
+
+    @staticmethod
+    def scale(b):
+        b.param("scale", F32)
+
+    @classmethod
+    def count(cls, b):
+        b.param(cls.COUNT, I32)
+
+
+class Attn(Base):
+    PTRS = tuple(" q_ptr o_ptr ".strip().split(" "))
+    COUNT = "N".lower()
+
+    def declare(self, b):
+        super().declare(b)
+        self.scale(b)
+        Attn.count(b)
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    Attn().declare(b)
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+}
+
+// A call the evaluation cannot follow, given the IRBuilder, between the declarations: the list is
+// open there (its declarations are not guessed), never closed as if it declared nothing.
+TEST(DeclEval, ACallItCannotFollowGivenTheBuilderOpensTheList) {
+  auto f = run(R"PY(
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("q_ptr", PtrType(BF16, "global"))
+    spec.extra_declarer(spec)(b)
+    b.param("n", I32)
+    return b.finish()
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->abis.size(), 1u);
+  const PyAbi& a = b->abis[0];
+  EXPECT_EQ(a.tailHelper.rfind("spec.extra_declarer(spec) (a call it cannot follow", 0), 0u) << a.tailHelper;
+  EXPECT_EQ(a.tailCall, "spec.extra_declarer(spec)(b)");
+  ASSERT_EQ(a.args.size(), 1u) << "what follows the open end has no known position";
+  EXPECT_EQ(a.args[0].name, "q_ptr");
+}
+
+// An object of rocKE's IR library given the IRBuilder emits code (the real tiled builder's
+// `TransposeLdsReader(K=..., M=16).bind(b, lane)`): it opens nothing.
+TEST(DeclEval, AnObjectOfTheIrLibraryGivenTheBuilderOpensNothing) {
+  auto f = run(R"PY(
+from rocke.helpers.layouts import TransposeLdsReader
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("q_ptr", PtrType(BF16, "global"))
+    reader = TransposeLdsReader(K=4, M=16).bind(b, b.lane_id())
+    reader.load(b)
+    b.param("n", I32)
+    return b.finish()
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->abis.at(0).tailHelper, "");
+  EXPECT_EQ(sig(b), (std::vector<std::string>{"q_ptr:global_buffer/8:bf16", "n:by_value/4:i32"}));
+}
+
+// A while loop whose condition the evaluation knows runs as Python runs it; one whose condition
+// it does not know runs once, what it declares named.
+TEST(DeclEval, AWhileLoopRunsWhileItsConditionIsKnown) {
+  auto f = run(R"PY(
+NAMES = [("q_ptr", PtrType(BF16, "global")), ("o_ptr", PtrType(BF16, "global")), ("scale", F32)]
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    i = 0
+    while i < len(NAMES):
+        b.param(*NAMES[i])
+        i += 1
+    while True:
+        b.param("n", I32)
+        break
+    return b.finish()
+
+
+def build_y(spec):
+    b = IRBuilder("y")
+    i = 0
+    while i < spec.count:
+        b.param(f"x{i}", I32)
+        i += 1
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+  const PyBuilder* y = find(f, "build_y");
+  ASSERT_NE(y, nullptr);
+  ASSERT_EQ(y->abis.at(0).args.size(), 1u);
+  EXPECT_FALSE(y->abis[0].args[0].resolved);
+  EXPECT_NE(y->abis[0].args[0].unresolvedReason.find("a while loop"), std::string::npos);
+}
+
+// A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know
+// is not read, and says which call and why: never an empty list, never left out.
+TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {
+  auto f = run(R"PY(
+def build_x(spec):
+    b = IRBuilder("x")
+    ctx = spec.make_context(b)
+    ctx.kernel.param("q_ptr", PtrType(BF16, "global"))
+    return b.finish()
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr) << "a builder that reaches a declaration it cannot read is still listed";
+  EXPECT_TRUE(b->abis.empty());
+  EXPECT_NE(b->notRead.find("arguments not read: it reaches `ctx.kernel.param(\"q_ptr\", PtrType(BF16, \"global\"))` (line 8): its receiver is not known"),
+            std::string::npos)
+      << b->notRead;
+}
+
 TEST(DeclEval, RecursionThatDeclaresIsNotReadWithItsReason) {
   auto f = run(R"PY(
 def _declare(b, n):

@@ -51,7 +51,6 @@ struct BuilderInfo {
   enum State { New, Busy, Done } state = New;
   bool isBuilder = false;
   std::vector<PyAbi> abis;
-  std::vector<std::string> unresolved;
   uint64_t fingerprint = 0;
   std::vector<PyHook> hooks;
 };

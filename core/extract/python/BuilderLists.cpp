@@ -54,7 +54,6 @@ void BuilderExtractor::run(std::vector<PyBuilder>& out, std::vector<CppArgList>&
       b.range = rangeOf(fns_[i].nameNode);
       b.bodyRange = rangeOf(fns_[i].def);
       b.abis = bi.abis;
-      b.unresolvedReturns = bi.unresolved;
       b.fingerprint = bi.fingerprint;
       b.hooks = bi.hooks;
       out.push_back(std::move(b));

@@ -16,9 +16,10 @@ namespace {
 using K = AV::K;
 using Op = GuardNode::Op;
 
-const char* const kBuiltins[] = {"range", "len", "list", "tuple", "dict", "enumerate", "zip", "str", "int",
-                                 "sorted", "reversed", "min", "max", "set", "partial", "isinstance", "getattr",
-                                 "bool", "any", "all", "sum", "abs", "print", "frozenset"};
+const char* const kBuiltins[] = {"range", "len",     "list",     "tuple",      "dict",       "enumerate", "zip",
+                                 "str",   "int",     "sorted",   "reversed",   "min",        "max",       "set",
+                                 "partial", "isinstance", "getattr", "bool",   "any",        "all",       "sum",
+                                 "abs",   "print",   "frozenset", "namedtuple", "map",       "super"};
 
 AV fromKnown(const Value& v) {
   AV a;
@@ -46,7 +47,7 @@ void collectModule(const SyntaxTree& t, TSNode n, const std::string& cls, ModInd
       if (cls.empty()) m.binds[name].count++;
     } else if (ty == "class_definition") {
       std::string name(t.text(field(st, "name")));
-      if (cls.empty()) m.binds[name].count++;
+      if (cls.empty()) m.binds[name].count++, m.classes[name] = st;
       collectModule(t, field(st, "body"), cls.empty() ? name : cls + "." + name, m, depth + 1);
     } else if (!cls.empty()) {
       continue;
@@ -202,6 +203,29 @@ ModIndex* DeclEval::Impl::moduleNamed(const std::string& dotted) {
   return index(tree, dotted);
 }
 
+AV DeclEval::Impl::imported(ModIndex* m, const std::string& n, const std::string& module, const std::string& attr,
+                             int d) {
+  std::string from = resolveRelative(m->dotted, module);
+  AV out;
+  if (auto k = knownName(attr.empty() ? n : attr)) {
+    out = fromKnown(*k);
+    out.typeText = n;
+  } else if ((attr == "partial" && from == "functools") || (attr == "namedtuple" && from == "collections")) {
+    out = AV::of(K::Builtin);
+    out.s = attr;
+  } else if (ModIndex* other = attr.empty() ? nullptr : moduleNamed(from)) {
+    out = moduleBinding(other, attr, d + 1);
+  } else if (attr.empty() || moduleNamed(from + "." + attr)) {
+    out = AV::of(K::Imported);
+    out.s = attr.empty() ? from : from + "." + attr;
+    out.i = 1;  // a module
+  } else {
+    out = AV::of(K::Imported);
+    out.s = from + ":" + (attr.empty() ? n : attr);
+  }
+  return out;
+}
+
 AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
   if (auto it = m->cache.find(n); it != m->cache.end()) return it->second;
   auto bit = m->binds.find(n);
@@ -225,27 +249,15 @@ AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
     out.def = fit->second;
     out.mod = m;
     out.s = n;
+  } else if (m->classes.count(n) && b.count == 1) {
+    out = AV::of(K::Class);
+    out.mod = m;
+    out.s = n;
   } else if (!b.module.empty()) {
-    std::string from = resolveRelative(m->dotted, b.module);
-    if (auto k = knownName(b.attr.empty() ? n : b.attr)) {
-      out = fromKnown(*k);
-      out.typeText = n;
-    } else if (b.attr == "partial" && from == "functools") {
-      out = AV::of(K::Builtin);
-      out.s = "partial";
-    } else if (ModIndex* other = b.attr.empty() ? nullptr : moduleNamed(from)) {
-      if (m->busy[n]) return AV::unknown("a cyclic import of '" + n + "'");
-      m->busy[n] = true;
-      out = moduleBinding(other, b.attr, d + 1);
-      m->busy[n] = false;
-    } else if (b.attr.empty() || moduleNamed(from + "." + b.attr)) {
-      out = AV::of(K::Imported);
-      out.s = b.attr.empty() ? from : from + "." + b.attr;
-      out.i = 1;  // a module
-    } else {
-      out = AV::of(K::Imported);
-      out.s = from + ":" + (b.attr.empty() ? n : b.attr);
-    }
+    if (m->busy[n]) return AV::unknown("a cyclic import of '" + n + "'");
+    m->busy[n] = true;
+    out = imported(m, n, b.module, b.attr, d);
+    m->busy[n] = false;
   } else if (b.count == 1 && !ts_node_is_null(b.value)) {
     if (m->busy[n]) return AV::unknown("'" + n + "' is defined through itself");
     m->busy[n] = true;
@@ -292,6 +304,14 @@ AV DeclEval::Impl::expr(TSNode e, DFrame& f, DPath& p, int d) {
   if (ty == "identifier") return lookup(text(f, e), f, p, d);
   if (ty == "attribute") return attribute(e, f, p, d);
   if (ty == "call") return call(e, f, p, d);
+  if (ty == "lambda") {  // a function whose body is one expression, closing over the frame
+    AV fn = AV::of(K::Func);
+    fn.def = e;
+    fn.mod = f.mod;
+    fn.s = "<lambda>";
+    fn.closure = closureFor(f);
+    return fn;
+  }
   if (ty == "string" || ty == "concatenated_string") return string(e, f, p, d);
   if (ty == "integer") {
     std::string s = text(f, e);
@@ -341,18 +361,14 @@ AV DeclEval::Impl::expr(TSNode e, DFrame& f, DPath& p, int d) {
 
 AV DeclEval::Impl::attribute(TSNode e, DFrame& f, DPath& p, int d) {
   AV obj = expr(field(e, "object"), f, p, d + 1);
-  std::string attr = text(f, field(e, "attribute"));
+  return attrOf(obj, text(f, field(e, "attribute")), e, f, p, d);
+}
+
+AV DeclEval::Impl::attrOf(const AV& obj, const std::string& attr, TSNode e, DFrame& f, DPath& p, int d) {
+  (void)p;
   switch (obj.k) {
-    case K::Instance: {  // `self.method` of the class being evaluated
-      auto fit = obj.mod->fns.find(obj.s + "." + attr);
-      if (fit == obj.mod->fns.end()) return AV::unknown("the attribute " + clip(text(f, e), 60));
-      AV m = AV::of(K::Func);
-      m.def = fit->second;
-      m.mod = obj.mod;
-      m.s = fit->first;
-      m.self = std::make_shared<AV>(obj);
-      return m;
-    }
+    case K::Instance:
+    case K::Class: return classMember(obj, attr, e, f, d);
     case K::Builder: {
       AV m = AV::of(attr == "param" ? K::ParamMethod : K::Method);
       m.s = attr;
@@ -376,9 +392,9 @@ AV DeclEval::Impl::attribute(TSNode e, DFrame& f, DPath& p, int d) {
         v.typeText = text(f, e);
         return v;
       }
-      if (obj.i == 1 && obj.s == "functools" && attr == "partial") {
+      if (obj.i == 1 && ((obj.s == "functools" && attr == "partial") || (obj.s == "collections" && attr == "namedtuple"))) {
         AV b = AV::of(K::Builtin);
-        b.s = "partial";
+        b.s = attr;
         return b;
       }
       if (obj.i == 1) {  // a module of the tree
@@ -417,7 +433,8 @@ AV DeclEval::Impl::attribute(TSNode e, DFrame& f, DPath& p, int d) {
       break;
     default: break;
   }
-  if (obj.k == K::Unknown && is(field(e, "object"), "identifier") && text(f, field(e, "object")) == "functools" &&
+  if (obj.k == K::Unknown && is(e, "attribute") && is(field(e, "object"), "identifier") &&
+      text(f, field(e, "object")) == "functools" &&
       attr == "partial") {
     AV b = AV::of(K::Builtin);
     b.s = "partial";
@@ -428,7 +445,9 @@ AV DeclEval::Impl::attribute(TSNode e, DFrame& f, DPath& p, int d) {
     v.typeText = text(f, e);
     return v;
   }
-  return AV::unknown("the attribute " + clip(text(f, e), 60));
+  AV v = AV::unknown("the attribute " + clip(text(f, e), 60));
+  v.lib = obj.k == K::Unknown && obj.lib;
+  return v;
 }
 
 AV DeclEval::Impl::string(TSNode e, DFrame& f, DPath& p, int d) {

@@ -32,7 +32,7 @@ struct ModIndex;
 // An abstract value.
 struct AV {
   enum class K { Unknown, None, Bool, Int, Str, List, Tuple, Dict, Type, PtrCtor, BuilderCtor, Builder,
-                 ParamMethod, Func, Partial, Imported, Sym, Builtin, Method, Instance };
+                 ParamMethod, Func, Partial, Imported, Sym, Builtin, Method, Instance, Class };
   K k = K::Unknown;
   long long i = 0;
   std::string s;        // Str: value; Unknown: why; Imported: "module:attr"; Builtin/Method: name; Sym: text
@@ -44,10 +44,13 @@ struct AV {
   std::shared_ptr<Guard> g;     // Sym: the expression as a guard
   std::shared_ptr<std::vector<Guard>> when;  // an element added to a list under these conditions
   std::shared_ptr<AV> self;     // Method, Func (a bound method): its receiver; Partial: its function
-                                // Instance: s is its class
+                                // Instance, Class: s is the class, mod its module
   TSNode def{};                 // Func
   ModIndex* mod = nullptr;      // Func: its module
-  std::shared_ptr<std::map<std::string, AV>> closure;  // Func defined in a function
+  std::shared_ptr<std::map<std::string, AV>> closure;  // Func defined in a function; Instance: its
+                                                       // attributes (shared, as Python objects are)
+  bool lib = false;  // Unknown: a value of rocKE's IR library (an object it made, what it returned):
+                     // calling it emits code, it declares no argument
   bool selfInClosure = false;  // Func: the entry of its own closure that names it (held without the
                                // pointer, which would be a cycle no reference count frees)
 
@@ -94,6 +97,7 @@ struct ModIndex {
   const SyntaxTree* t = nullptr;
   std::string dotted;  // "kernels.gfx950.attention_dense"; "" for the module being extracted
   std::map<std::string, TSNode> fns;
+  std::map<std::string, TSNode> classes;  // the module's top-level classes: their definitions
   struct Bind {
     TSNode value{};                 // assignment's right side
     std::string module, attr;       // an import: `from module import attr` / `import module`
@@ -137,6 +141,9 @@ struct DeclResult {
   // it returns a call of one of the module's functions (a dispatcher). A function that calls a
   // builder and runs its kernel declares nothing of its own.
   bool builds = false;
+  // The first `<x>.param(...)` call whose receiver the evaluation could not know, and why: a
+  // function that declares nothing but reached one is "not read" (never an empty list).
+  std::string missed;
 };
 
 // What a function returns when called with no arguments (its defaults), run whole.

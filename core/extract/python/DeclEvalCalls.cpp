@@ -1,6 +1,7 @@
 // The builder evaluator (DeclEval.h): a call of the module's functions (arguments bound to
-// parameters, defaults, keywords, *args and **kwargs; recursion and depth named), builtins, list,
-// dict and string methods, a declaration, and the entry that turns the paths into lists.
+// parameters, defaults, keywords, *args and **kwargs; recursion and depth named), a declaration,
+// and the entries (`run`, `callWithDefaults`) that turn the paths into lists. Builtins and the
+// methods of lists, dicts and strings are in DeclEvalBuiltins.cpp.
 #include "extract/python/DeclEvalImpl.h"
 
 #include <algorithm>
@@ -16,50 +17,20 @@ using K = AV::K;
 using Op = GuardNode::Op;
 using Kw = std::vector<std::pair<std::string, AV>>;
 
-const AV* kwArg(const Kw& kw, std::initializer_list<const char*> names) {
-  for (auto& [k, v] : kw)
-    for (const char* n : names)
-      if (k == n) return &v;
-  return nullptr;
-}
-
 AV symName(const std::string& n) {
   Guard g;
   g.root = addNode(g, GuardNode{Op::Name, n, {}});
   return symFromGuard(std::move(g), n);
 }
 
-std::string formatStr(const std::string& fmt, const std::vector<AV>& pos, const Kw& kw, bool* ok) {
-  std::string out;
-  size_t next = 0;
-  *ok = true;
-  for (size_t i = 0; i < fmt.size(); ++i) {
-    char c = fmt[i];
-    if ((c == '{' || c == '}') && i + 1 < fmt.size() && fmt[i + 1] == c) {
-      out += c, ++i;
-      continue;
-    }
-    if (c != '{') {
-      out += c;
-      continue;
-    }
-    size_t close = fmt.find('}', i);
-    if (close == std::string::npos) return *ok = false, "";
-    std::string key = fmt.substr(i + 1, close - i - 1);
-    const AV* v = nullptr;
-    if (key.empty()) v = next < pos.size() ? &pos[next++] : nullptr;
-    else if (std::all_of(key.begin(), key.end(), ::isdigit)) v = size_t(std::stoi(key)) < pos.size() ? &pos[std::stoi(key)] : nullptr;
-    else
-      for (auto& [k, a] : kw)
-        if (k == key) v = &a;
-    if (!v || (v->k != K::Str && v->k != K::Int)) return *ok = false, "";
-    out += v->k == K::Str ? v->s : std::to_string(v->i);
-    i = close;
-  }
-  return out;
-}
-
 }  // namespace
+
+const AV* kwArg(const Kw& kw, std::initializer_list<const char*> names) {
+  for (auto& [k, v] : kw)
+    for (const char* n : names)
+      if (k == n) return &v;
+  return nullptr;
+}
 
 AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
   const void* id = fn.def.id;
@@ -80,6 +51,8 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   cf.body = field(fn.def, "body");
   cf.makesBuilder = fn.mod->t->text(fn.def).find("IRBuilder") != std::string_view::npos;
   cf.closure = fn.closure;
+  if (fn.s.find('.') != std::string::npos && is(fn.def, "function_definition")) cf.cls = fn.s.substr(0, fn.s.rfind('.'));
+  cf.self = fn.self;
   cf.loopWhy = f.loopWhy;
   size_t next = 0;
   std::set<std::string> used;
@@ -127,7 +100,12 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   bool budgeted = !declaring && budgetEnd < 0 && !wholeValues;  // the outermost call that cannot declare
   if (budgeted) budgetEnd = steps + kCalleeSteps;
   try {
-    fl = block(field(fn.def, "body"), cf, p, d + 1);
+    if (is(fn.def, "lambda")) {  // its value is its expression's
+      cf.retval = expr(field(fn.def, "body"), cf, p, d + 1);
+      fl = DFlow::Return;
+    } else {
+      fl = block(field(fn.def, "body"), cf, p, d + 1);
+    }
   } catch (const DOverBudget&) {
     stack.pop_back();
     if (crossing) anchors.pop_back();
@@ -169,6 +147,7 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
       decls.insert(decls.end(), path.decls.begin() + std::min(base, path.decls.size()), path.decls.end());
       if (out.tailHelper.empty())
         out.tailHelper = path.tailHelper, out.tailModule = path.tailModule, out.tailCall = path.tailCall;
+      if (out.pendingHelper.empty()) out.pendingHelper = path.pendingHelper, out.pendingCall = path.pendingCall;
     }
     for (size_t i = 0; i + 1 < rs.size(); ++i) value = mergeValues(rs[i].second, value);
     out.decls = std::move(decls);
@@ -178,192 +157,13 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
   return value;
 }
 
-AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw, TSNode at, DFrame& f, DPath& p,
-                           int d) {
-  (void)d;
-  auto ints = [&](size_t n) {
-    if (pos.size() < n) return false;
-    for (const AV& a : pos)
-      if (a.k != K::Int) return false;
-    return true;
-  };
-  if (name == "partial") {
-    if (pos.empty()) return AV::unknown("partial of nothing");
-    AV v = AV::of(K::Partial);
-    v.self = std::make_shared<AV>(pos[0]);
-    v.items = std::make_shared<std::vector<AV>>(pos.begin() + 1, pos.end());
-    v.kw = std::make_shared<Kw>(kw);
-    return v;
-  }
-  if (name == "range") {
-    if (!ints(1) || pos.size() > 3) return AV::unknown("a range over " + clip(text(f, at), 60));
-    long long lo = pos.size() == 1 ? 0 : pos[0].i, hi = pos.size() == 1 ? pos[0].i : pos[1].i;
-    long long st = pos.size() == 3 ? pos[2].i : 1;
-    if (st == 0) return AV::unknown("a range with step 0");
-    long long n = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
-    if (n > (long long)DeclEval::kMaxItems) return AV::unknown("a range of " + std::to_string(n) + " elements, past the size limit");
-    std::vector<AV> out;
-    for (long long i = 0, v = lo; i < n; ++i, v += st) out.push_back(AV::integer(v));
-    return AV::seq(K::List, std::move(out));
-  }
-  bool ok = false;
-  std::vector<AV> els = pos.empty() ? std::vector<AV>{} : [&] {
-    const AV& s = pos[0];
-    if (s.isSeq()) return ok = true, *s.items;
-    if (s.k == K::Dict) {
-      std::vector<AV> keys;
-      for (size_t i = 0; i < s.items->size(); i += 2) keys.push_back((*s.items)[i]);
-      return ok = true, keys;
-    }
-    return std::vector<AV>{};
-  }();
-  if (name == "len") {
-    if (!pos.empty() && pos[0].k == K::Str) return AV::integer(pos[0].s.size());
-    return ok ? AV::integer(els.size()) : AV::unknown("len of " + clip(text(f, at), 60));
-  }
-  if (name == "list" || name == "tuple" || name == "sorted" || name == "reversed" || name == "set") {
-    if (pos.empty()) return AV::seq(name == "tuple" ? K::Tuple : K::List, {});
-    if (!ok) return AV::unknown(name + " of an unknown sequence");
-    if (name == "reversed") std::reverse(els.begin(), els.end());
-    if (name == "sorted") {
-      if (!std::all_of(els.begin(), els.end(), [](const AV& a) { return a.k == K::Str || a.k == K::Int; }))
-        return AV::unknown("sorted of values it cannot order");
-      std::stable_sort(els.begin(), els.end(), [](const AV& a, const AV& b) {
-        return a.k == K::Int && b.k == K::Int ? a.i < b.i : a.s < b.s;
-      });
-    }
-    return AV::seq(name == "tuple" ? K::Tuple : K::List, std::move(els));
-  }
-  if (name == "enumerate") {
-    if (!ok) return AV::unknown("enumerate of an unknown sequence");
-    long long start = pos.size() > 1 && pos[1].k == K::Int ? pos[1].i : 0;
-    std::vector<AV> out;
-    for (size_t i = 0; i < els.size(); ++i) {
-      AV pair = AV::seq(K::Tuple, {AV::integer(start + i), els[i]});
-      pair.when = els[i].when;
-      out.push_back(pair);
-    }
-    return AV::seq(K::List, std::move(out));
-  }
-  if (name == "zip") {
-    size_t n = SIZE_MAX;
-    for (const AV& a : pos) {
-      if (!a.isSeq()) return AV::unknown("zip of an unknown sequence");
-      n = std::min(n, a.items->size());
-    }
-    std::vector<AV> out;
-    for (size_t i = 0; i < (pos.empty() ? 0 : n); ++i) {
-      std::vector<AV> row;
-      for (const AV& a : pos) row.push_back((*a.items)[i]);
-      out.push_back(AV::seq(K::Tuple, std::move(row)));
-    }
-    return AV::seq(K::List, std::move(out));
-  }
-  if (name == "dict") {
-    std::vector<AV> kv;
-    if (!pos.empty() && pos[0].k == K::Dict) kv = *pos[0].items;
-    for (auto& [k, v] : kw) kv.push_back(AV::str(k)), kv.push_back(v);
-    return AV::seq(K::Dict, std::move(kv));
-  }
-  if (name == "str" && pos.size() == 1) {
-    if (pos[0].k == K::Str) return pos[0];
-    if (pos[0].k == K::Int) return AV::str(std::to_string(pos[0].i));
-  }
-  if (name == "int" && pos.size() == 1 && pos[0].k == K::Int) return pos[0];
-  if ((name == "min" || name == "max") && ints(1)) {
-    long long v = pos[0].i;
-    for (const AV& a : pos) v = name == "min" ? std::min(v, a.i) : std::max(v, a.i);
-    return AV::integer(v);
-  }
-  (void)p;
-  return AV::unknown(name + "(...)");
-}
-
-AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, DPath& p) {
-  (void)f;
-  const AV& self = *m.self;
-  const std::string& n = m.s;
-  if (self.k == K::List) {
-    if (n == "append" && pos.size() == 1) self.items->push_back(tagged(pos[0], p.conds));
-    else if (n == "extend" && pos.size() == 1) {
-      bool ok = false;
-      std::vector<AV> add = elementsOf(pos[0], &ok);
-      if (!ok) return AV::unknown("extended by an unknown sequence");
-      for (AV& a : add) self.items->push_back(tagged(a, p.conds));
-    } else if (n == "insert" && pos.size() == 2 && pos[0].k == K::Int) {
-      long long at = std::clamp<long long>(pos[0].i, 0, self.items->size());
-      self.items->insert(self.items->begin() + at, tagged(pos[1], p.conds));
-    } else if (n == "copy") {
-      return AV::seq(K::List, *self.items);
-    } else {
-      return AV::unknown("list." + n);
-    }
-    if (self.items->size() > DeclEval::kMaxItems) throw DStop{"a list longer than the size limit"};
-    return AV::of(K::None);
-  }
-  if (self.k == K::Dict) {
-    if ((n == "items" || n == "keys" || n == "values") && pos.empty()) {
-      std::vector<AV> out;
-      for (size_t i = 0; i + 1 < self.items->size(); i += 2)
-        out.push_back(n == "items"  ? AV::seq(K::Tuple, {(*self.items)[i], (*self.items)[i + 1]})
-                      : n == "keys" ? (*self.items)[i]
-                                    : (*self.items)[i + 1]);
-      return AV::seq(K::List, std::move(out));
-    }
-    if (n == "get" && !pos.empty()) {
-      for (size_t i = 0; i + 1 < self.items->size(); i += 2)
-        if (sameAV((*self.items)[i], pos[0])) return (*self.items)[i + 1];
-      return pos.size() > 1 ? pos[1] : AV::of(K::None);
-    }
-    if (n == "update" && pos.size() <= 1) {
-      if (!pos.empty() && pos[0].k == K::Dict) self.items->insert(self.items->end(), pos[0].items->begin(), pos[0].items->end());
-      for (auto& [k, v] : kw) self.items->push_back(AV::str(k)), self.items->push_back(v);
-      return AV::of(K::None);
-    }
-    if (n == "copy") return AV::seq(K::Dict, *self.items);
-    return AV::unknown("dict." + n);
-  }
-  if (self.k == K::Str) {
-    if (n == "format") {
-      bool ok = false;
-      std::string s = formatStr(self.s, pos, kw, &ok);
-      return ok ? AV::str(s) : AV::unknown("a format it cannot read");
-    }
-    if (n == "join" && pos.size() == 1) {
-      bool ok = false;
-      std::vector<AV> parts = elementsOf(pos[0], &ok);
-      std::string out;
-      for (size_t i = 0; ok && i < parts.size(); ++i) {
-        if (parts[i].k != K::Str) return AV::unknown("a join of values not strings");
-        out += (i ? self.s : "") + parts[i].s;
-      }
-      return ok ? AV::str(out) : AV::unknown("a join of an unknown sequence");
-    }
-    if ((n == "upper" || n == "lower") && pos.empty()) {
-      std::string s = self.s;
-      for (char& c : s) c = n == "upper" ? char(::toupper(c)) : char(::tolower(c));
-      return AV::str(s);
-    }
-    if ((n == "startswith" || n == "endswith") && pos.size() == 1 && pos[0].k == K::Str) {
-      const std::string& a = pos[0].s;
-      bool r = a.size() <= self.s.size() &&
-               (n == "startswith" ? self.s.compare(0, a.size(), a) == 0 : self.s.compare(self.s.size() - a.size(), a.size(), a) == 0);
-      return AV::boolean(r);
-    }
-    if (n == "replace" && pos.size() == 2 && pos[0].k == K::Str && pos[1].k == K::Str && !pos[0].s.empty()) {
-      std::string s = self.s, out;
-      for (size_t i = 0; i < s.size();)
-        if (s.compare(i, pos[0].s.size(), pos[0].s) == 0) out += pos[1].s, i += pos[0].s.size();
-        else out += s[i++];
-      return AV::str(out);
-    }
-    return AV::unknown("str." + n);
-  }
-  return AV::unknown("an IR value");  // the IRBuilder's other methods
-}
-
 void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at, DFrame& f, DPath& p) {
   declares = true;
+  if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
+    p.tailHelper = std::move(p.pendingHelper);
+    p.tailCall = std::move(p.pendingCall);
+    p.pendingHelper.clear();
+  }
   if (!p.tailHelper.empty()) return;  // after a helper that was not followed: positions unknown
   KernelArg a;
   a.range = f.mod == root || anchors.empty() ? rangeOf(at) : rangeOf(anchors.front());
@@ -452,6 +252,7 @@ CallResult DeclEval::callWithDefaults(const std::string& name) {
   Impl& I = *impl_;
   I.steps = 0;
   I.declares = false;
+  I.missed.clear();
   I.stack.clear();
   I.wholeValues = true;
   I.lastRaise.clear();
@@ -480,6 +281,7 @@ DeclResult DeclEval::run(const std::string& name) {
   Impl& I = *impl_;
   I.steps = 0;
   I.declares = false;
+  I.missed.clear();
   I.stack.clear();
   DFrame f;
   f.mod = root_;
@@ -495,7 +297,10 @@ DeclResult DeclEval::run(const std::string& name) {
       AV self = AV::of(K::Instance);
       self.s = name.substr(0, name.rfind('.'));
       self.mod = root_;
+      self.closure = std::make_shared<std::map<std::string, AV>>();
       f.env[n] = self;
+      f.cls = self.s;
+      f.self = std::make_shared<AV>(self);
     }
   }
   DPath p;
@@ -509,8 +314,23 @@ DeclResult DeclEval::run(const std::string& name) {
     out.stopped = s.why;
   }
   out.declares = I.declares;
+  out.missed = I.missed;
   for (auto& [k, v] : f.env) out.builds = out.builds || v.k == K::Builder;
   for (auto& r : f.returns) out.builds = out.builds || !r.first.origin.empty() || r.second.k == K::Builder;
+  if (!out.declares && out.missed.empty() && out.builds && out.stopped.empty()) {
+    // It holds an IRBuilder it made and its own text calls `.param`, yet the evaluation declared nothing:
+    // a call it did not reach (in code it could not follow). Named, never an empty list.
+    TSNode first{};
+    walk(it->second, [&](TSNode n) {
+      if (!ts_node_is_null(first)) return false;
+      TSNode fnNode = field(n, "function");
+      if (is(n, "call") && is(fnNode, "attribute") && root_->t->text(field(fnNode, "attribute")) == "param") first = n;
+      return true;
+    });
+    if (!ts_node_is_null(first))
+      out.missed = "`" + clip(root_->t->text(first), 60) + "` (line " + std::to_string(ts_node_start_point(first).row + 1) +
+                   "), which the evaluation did not reach";
+  }
   if (!out.stopped.empty()) return out;
   // The builder's own list first (a path that returned no call of the module's functions), then
   // the others in program order; a path that declared nothing and went to no function is left out.

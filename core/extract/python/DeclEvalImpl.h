@@ -22,6 +22,9 @@ struct DPath {
   std::string tailHelper, tailModule;  // a helper given the IRBuilder that could not be followed
   std::string tailCall;                // its call, as written
   std::string origin;                  // the function an early return went to
+  // A call it could not follow, given the IRBuilder: the list opens there if a declaration follows
+  // it on this path (kernel code after the declarations calls such functions and declares nothing).
+  std::string pendingHelper, pendingCall;
 };
 
 // A frame's names, copied on write: a branch that binds nothing shares its frame's map, so an
@@ -62,6 +65,8 @@ struct DFrame {
   TSNode body{};                              // the function's body
   bool makesBuilder = false;                  // its text makes an IRBuilder: a builder's body
   std::string retOrigin;                      // the function that return called
+  std::string cls;                            // a method's class ("" for a function)
+  std::shared_ptr<AV> self;                   // a bound method's receiver
 };
 
 enum class DFlow { Next, Return, Break, Continue, Raise };
@@ -89,6 +94,7 @@ struct DeclEval::Impl {
   const void* tailCall = nullptr;   // the call node
   bool tailRaised = false;          // its last path raised
   std::string tailOrigin;           // the function its last path returned (a dispatch's target)
+  std::string missed;  // the first `.param` call on a receiver not known (DeclResult::missed)
   bool wholeValues = false;  // callWithDefaults: every callee runs whole, under the step limit
   std::string lastRaise;     // the `raise` statement a path last reached, as written
   // Per statement: does it reach a `.param` attribute or a module function that may declare, and
@@ -105,9 +111,27 @@ struct DeclEval::Impl {
   ModIndex* index(const SyntaxTree* tree, const std::string& dotted);
   ModIndex* moduleNamed(const std::string& dotted);
   AV moduleBinding(ModIndex* m, const std::string& name, int d);
+  // The value `name` is bound to by `from module import attr` (attr "" for `import module`), in m.
+  AV imported(ModIndex* m, const std::string& name, const std::string& module, const std::string& attr, int d);
   AV lookup(const std::string& n, DFrame& f, DPath& p, int d);
   AV expr(TSNode e, DFrame& f, DPath& p, int d);
   AV attribute(TSNode e, DFrame& f, DPath& p, int d);
+  // `obj.attr` (`e`: the expression, for its text), as `attribute` and `getattr(obj, "attr")` read it.
+  AV attrOf(const AV& obj, const std::string& attr, TSNode e, DFrame& f, DPath& p, int d);
+  // DeclEvalClasses.cpp: objects of the module's classes.
+  // A record class's fields (`@dataclass`, `NamedTuple`: its annotated names in order, with their
+  // defaults' nodes), or a namedtuple's (the Class value's items).
+  std::vector<std::pair<std::string, TSNode>> recordFields(const AV& cls);
+  // `obj.attr` of an instance (its attributes, then its class's) or a class: a method found
+  // through the bases (bound to the instance; a staticmethod unbound, a classmethod bound to the
+  // class), else a class attribute.
+  AV classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, int d);
+  // Calling a class: a record binds its fields; otherwise `__init__` (found through the bases)
+  // runs with the new instance.
+  AV instantiate(const AV& cls, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+                 DPath& p, int d);
+  // `super()` in a method: the instance, looked up from the class after the method's own.
+  AV superOf(const DFrame& f, TSNode at);
   AV string(TSNode e, DFrame& f, DPath& p, int d);
   AV binary(TSNode e, DFrame& f, DPath& p, int d);
   AV compare(TSNode e, DFrame& f, DPath& p, int d);
@@ -148,11 +172,15 @@ struct DeclEval::Impl {
                DPath& p);
   // Joins the paths of an `if` whose branches both went on (then's declarations first).
   void join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base);
+  // What a function (or lambda) defined in frame `f` sees of it: its names, and its own closure's.
+  std::shared_ptr<std::map<std::string, AV>> closureFor(const DFrame& f);
   // The paths a callee returned on, as one path of the caller, and the value it returned.
   AV joinReturns(DFrame& callee, DPath& p, size_t base, const std::vector<Guard>& conds);
 };
 
-// Helpers shared by both files.
+// Helpers shared by the evaluator's files.
+// The keyword argument of a call named one of `names`, or nullptr.
+const AV* kwArg(const std::vector<std::pair<std::string, AV>>& kw, std::initializer_list<const char*> names);
 bool truthKnown(const AV& v, bool* truth);
 AV mergeValues(const AV& a, const AV& b);
 bool sameAV(const AV& a, const AV& b);

@@ -37,7 +37,7 @@ AV tagged(AV v, const std::vector<Guard>& conds) {
 
 std::vector<AV> elementsOf(const AV& v, bool* ok) {
   *ok = true;
-  if (v.isSeq()) return *v.items;
+  if (v.isSeq() || (v.k == K::Instance && v.items)) return *v.items;  // a record unpacks as a tuple
   if (v.k == K::Dict) {
     std::vector<AV> keys;
     for (size_t i = 0; i < v.items->size(); i += 2) keys.push_back((*v.items)[i]);
@@ -172,10 +172,30 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
   if (ty == "if_statement") return ifStatement(s, f, p, d);
   if (ty == "for_statement") return forStatement(s, f, p, d);
   if (ty == "while_statement") {
-    AV c = expr(field(s, "condition"), f, p, d + 1);
-    bool truth = false;
-    if (truthKnown(c, &truth) && !truth) return DFlow::Next;
-    return loop(field(s, "body"), TSNode{}, AV{}, "a while loop", f, p, d);
+    // While the condition is known, the body runs as Python runs it; from the first check it is
+    // not known, the body once more, what it declares named as in a loop of unknown length. Past
+    // kMaxIterations (`while True` with no break) the loop is read as one of unknown length from
+    // where it started.
+    constexpr size_t kMaxIterations = 1024;
+    DPath startP = p;
+    Env startEnv = f.env;
+    std::string why = "a while loop";
+    for (size_t n = 0;; ++n) {
+      AV c = expr(field(s, "condition"), f, p, d + 1);
+      bool truth = false;
+      if (!truthKnown(c, &truth)) break;
+      if (!truth) return DFlow::Next;
+      if (n >= kMaxIterations) {
+        p = std::move(startP);
+        f.env = std::move(startEnv);
+        why = "a while loop that runs past " + std::to_string(kMaxIterations) + " iterations";
+        break;
+      }
+      DFlow fl = block(field(s, "body"), f, p, d + 1);
+      if (fl == DFlow::Break) return DFlow::Next;
+      if (fl == DFlow::Return || fl == DFlow::Raise) return fl;
+    }
+    return loop(field(s, "body"), TSNode{}, AV{}, why, f, p, d);
   }
   if (ty == "try_statement" || ty == "with_statement") {
     if (ty == "with_statement")
@@ -218,13 +238,7 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     fn.def = def;
     fn.mod = f.mod;
     fn.s = text(f, field(def, "name"));
-    fn.closure = std::make_shared<std::map<std::string, AV>>(f.env.map());
-    if (f.closure)
-      for (auto& [k, v] : *f.closure) {
-        AV u = v;  // the enclosing function's own name: its closure is the one it was found in
-        if (u.selfInClosure) u.closure = f.closure, u.selfInClosure = false;
-        fn.closure->emplace(k, std::move(u));
-      }
+    fn.closure = closureFor(f);
     f.env[fn.s] = fn;
     AV self = fn;  // the body may call itself: its closure names it, the pointer given back on lookup
     self.closure = nullptr;
@@ -238,12 +252,16 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
   }
   if (ty == "break_statement") return DFlow::Break;
   if (ty == "continue_statement") return DFlow::Continue;
-  if (ty == "import_from_statement" || ty == "import_statement") {
+  if (ty == "import_from_statement" || ty == "import_statement") {  // as a module-level import
+    bool from = ty == "import_from_statement";
+    std::string module = from ? text(f, field(s, "module_name")) : "";
     for (TSNode nm : namedChildren(s)) {
-      if (ts_node_eq(nm, field(s, "module_name"))) continue;
-      TSNode bound = is(nm, "aliased_import") ? field(nm, "alias") : nm;
-      std::string name = text(f, bound);
-      f.env[name.substr(0, name.find('.'))] = AV::unknown("imported inside a function");
+      if (from && ts_node_eq(nm, field(s, "module_name"))) continue;
+      bool aliased = is(nm, "aliased_import");
+      std::string name = text(f, aliased ? field(nm, "name") : nm);
+      std::string alias = aliased ? text(f, field(nm, "alias")) : from ? name : name.substr(0, name.find('.'));
+      if (!is(nm, "dotted_name") && !aliased) continue;
+      f.env[alias] = from ? imported(f.mod, alias, module, name, d) : imported(f.mod, alias, aliased ? name : alias, "", d);
     }
     return DFlow::Next;
   }
@@ -301,11 +319,23 @@ DFlow DeclEval::Impl::ifStatement(TSNode s, DFrame& f, DPath& p, int d) {
   return arm(0);
 }
 
+std::shared_ptr<std::map<std::string, AV>> DeclEval::Impl::closureFor(const DFrame& f) {
+  auto c = std::make_shared<std::map<std::string, AV>>(f.env.map());
+  if (f.closure)
+    for (auto& [k, v] : *f.closure) {
+      AV u = v;  // the enclosing function's own name: its closure is the one it was found in
+      if (u.selfInClosure) u.closure = f.closure, u.selfInClosure = false;
+      c->emplace(k, std::move(u));
+    }
+  return c;
+}
+
 void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base) {
   std::vector<std::pair<KernelArg, std::vector<Guard>>> decls(thenP.decls.begin(), thenP.decls.end());
   decls.insert(decls.end(), p.decls.begin() + base, p.decls.end());
   p.decls = std::move(decls);
   if (p.tailHelper.empty()) p.tailHelper = thenP.tailHelper, p.tailModule = thenP.tailModule, p.tailCall = thenP.tailCall;
+  if (p.pendingHelper.empty()) p.pendingHelper = thenP.pendingHelper, p.pendingCall = thenP.pendingCall;
   if (f.env.sameAs(thenF.env)) return;  // neither arm bound a name
   Env::Map merged;
   for (auto& [k, v] : thenF.env) {
@@ -361,7 +391,7 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
   if (ty == "pattern_list" || ty == "tuple_pattern" || ty == "list_pattern" || ty == "tuple" || ty == "list" ||
       ty == "expression_list" || ty == "parenthesized_expression") {
     auto kids = namedChildren(target);
-    bool ok = v.isSeq() && v.items->size() == kids.size();
+    bool ok = (v.isSeq() || (v.k == K::Instance && v.items)) && v.items->size() == kids.size();
     for (size_t i = 0; i < kids.size(); ++i)
       assign(kids[i], ok ? (*v.items)[i] : AV::unknown("unpacked from " + clip(text(f, target), 40)), f, p, d);
     return;
@@ -381,11 +411,21 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
       (*obj.items)[key.i] = v;
     }
   }
-  // attributes and the rest: nothing a declaration reads later
+  if (ty == "attribute") {  // `self.b = b`: an attribute of an instance of the module's classes
+    AV obj = expr(field(target, "object"), f, p, d + 1);
+    if (obj.k == K::Instance && obj.closure) (*obj.closure)[text(f, field(target, "attribute"))] = v;
+  }
+  // the rest: nothing a declaration reads later
 }
 
 AV DeclEval::Impl::call(TSNode e, DFrame& f, DPath& p, int d) {
-  AV fn = expr(field(e, "function"), f, p, d + 1);
+  TSNode callee = field(e, "function");
+  AV fn = expr(callee, f, p, d + 1);
+  // (A receiver that is the entry's parameter, symbolic, is what a caller gives: a helper's.)
+  if (missed.empty() && fn.k == K::Unknown && is(callee, "attribute") &&
+      text(f, field(callee, "attribute")) == "param")
+    missed = "`" + clip(text(f, e), 60) + "` (line " + std::to_string(ts_node_start_point(e).row + 1) +
+             "): its receiver is not known" + (!fn.s.empty() ? " (" + fn.s + ")" : "");
   std::vector<AV> pos;
   std::vector<std::pair<std::string, AV>> kw;
   TSNode args = field(e, "arguments");
@@ -444,9 +484,12 @@ void DeclEval::Impl::dispatchTo(const AV& callee, TSNode call, DFrame& f, DPath&
 AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at,
                          DFrame& f, DPath& p, int d) {
   switch (fn.k) {
-    case K::ParamMethod:
+    case K::ParamMethod: {
       declare(pos, kw, at, f, p);
-      return AV::unknown("an IR value");
+      AV ir = AV::unknown("an IR value");
+      ir.lib = true;
+      return ir;
+    }
     case K::Partial: {
       std::vector<AV> all = *fn.items;
       all.insert(all.end(), pos.begin(), pos.end());
@@ -470,6 +513,7 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       return t;
     }
     case K::Builtin: return builtin(fn.s, pos, kw, at, f, p, d);
+    case K::Class: return instantiate(fn, std::move(pos), std::move(kw), at, f, p, d);
     case K::Method: return method(fn, pos, kw, f, p);
     case K::Imported: {  // a function of a module this evaluation was not given: not followed
       // With the tree's modules given, one that is not among them and is given the IRBuilder may
@@ -484,9 +528,26 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
         p.tailModule = modulePathOf(mod);
         p.tailCall = std::string(text(f, at)).substr(0, 200);  // as the body reader keeps it
       }
-      return AV::unknown("a function of another module");
+      AV r = AV::unknown("a function of another module");
+      r.lib = !mayHoldDeclaringHelpers(mod);
+      return r;
     }
-    default: return AV::unknown("a call of " + clip(text(f, field(at, "function")), 60));
+    default: {
+      // A call it cannot follow, given the IRBuilder, may declare from here on: the list is open
+      // there, as at a function of a module it cannot see (a parameter of the entry called with
+      // it is a hook, not this: its value is symbolic, not unknown).
+      bool given = false;
+      for (const AV& a : pos) given = given || a.k == K::Builder;
+      for (auto& [k, a] : kw) given = given || a.k == K::Builder;
+      std::string callee = clip(text(f, field(at, "function")), 60);
+      if (given && fn.k == K::Unknown && !fn.lib && p.tailHelper.empty() && p.pendingHelper.empty()) {
+        p.pendingHelper = callee + " (a call it cannot follow: " + (fn.s.empty() ? "not known" : fn.s) + ")";
+        p.pendingCall = std::string(text(f, at)).substr(0, 200);
+      }
+      AV r = AV::unknown("a call of " + callee);
+      r.lib = fn.lib;
+      return r;
+    }
   }
 }
 

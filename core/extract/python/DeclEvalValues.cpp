@@ -254,7 +254,12 @@ AV DeclEval::Impl::comprehension(TSNode e, DFrame& f, DPath& p, int d) {
     if (is(c, "if_clause")) {
       AV cond = expr(namedChildren(c)[0], inner, p, d + 1);
       bool truth = false;
-      if (!truthKnown(cond, &truth)) throw Unread{"a comprehension filtered by " + clip(text(f, c), 60)};
+      if (!truthKnown(cond, &truth)) {  // the rest once, what it declares named
+        std::string why = "a comprehension filtered by " + clip(text(f, c), 60);
+        inner.loopWhy = "declared in " + why;
+        run(at + 1);
+        throw Unread{why};
+      }
       if (truth) run(at + 1);
       return;
     }
@@ -268,7 +273,13 @@ AV DeclEval::Impl::comprehension(TSNode e, DFrame& f, DPath& p, int d) {
       for (char ch : it.s) cs.push_back(AV::str(std::string(1, ch)));
       it = AV::seq(K::List, cs);
     }
-    if (!it.isSeq()) throw Unread{"a comprehension over " + clip(text(f, field(c, "right")), 60)};
+    if (!it.isSeq()) {  // the rest once, its names unknown, what it declares named
+      std::string why = "a comprehension over " + clip(text(f, field(c, "right")), 60);
+      inner.loopWhy = "declared in " + why;
+      assign(field(c, "left"), AV::unknown("bound by " + why), inner, p, d);
+      run(at + 1);
+      throw Unread{why};
+    }
     for (const AV& el : *it.items) {
       assign(field(c, "left"), el, inner, p, d);
       run(at + 1);

@@ -1,5 +1,6 @@
 // Early returns: `return other(spec)` before the first b.param adds other's lists (same module,
-// cycle-safe) or records it as unresolved.
+// cycle-safe); one to another module's function makes the own list's `when` exclude it (the
+// evaluator reads that return as a list open at that function: DeclEvalStatements.cpp).
 #include "extract/python/BuilderExtractor.h"
 #include "extract/python/Nodes.h"
 
@@ -38,7 +39,6 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
   const Fn& fn = fns_[i];
   const FnFacts& f = facts_[i];
   std::vector<PyAbi> abis;
-  std::vector<std::string> unresolved;
   std::vector<uint64_t> targetFps;  // folded into the fingerprint, in order, if this is a builder
   if (f.hasParams) abis.push_back(PyAbi{fn.name, "", f.params, f.tailHelper, f.tailModule, {}, f.tailCall});
   std::vector<PyHook> hooks = f.hooks;
@@ -58,8 +58,6 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
         abis.push_back(std::move(c));
       }
       taken.push_back(&r);
-      for (const std::string& u : tb.unresolved)
-        if (std::find(unresolved.begin(), unresolved.end(), u) == unresolved.end()) unresolved.push_back(u);
       targetFps.push_back(tb.fingerprint);
       for (PyHook h : tb.hooks) {
         if (h.given == PyHook::Given::ByCaller) {  // the target's own parameter: this call decides
@@ -83,8 +81,6 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
       Value recv = resolver_.expr(field(r.callee, "object"), *scopes_[i], ru, Loops{}, 0);
       if (recv.k == VK::IRBuilder || recv.k == VK::Sig) continue;
     }
-    std::string name = clip(text(r.callee), 120);
-    if (std::find(unresolved.begin(), unresolved.end(), name) == unresolved.end()) unresolved.push_back(name);
     taken.push_back(&r);
   }
   // The own body's list is declared only when no early return before it was taken.
@@ -93,7 +89,6 @@ BuilderInfo& BuilderExtractor::builder(size_t i, int depth) {
       if (!r->guardExpr.empty()) abis[0].when = guardAnd(abis[0].when, guardNot(r->guardExpr));
   bi.isBuilder = f.hasParams || anyTarget;
   bi.abis = std::move(abis);
-  bi.unresolved = std::move(unresolved);
   bi.hooks = std::move(hooks);
   // Read only for a builder (its own and as a target's): not computed for other functions.
   if (bi.isBuilder) {

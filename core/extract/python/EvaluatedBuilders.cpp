@@ -32,9 +32,14 @@ void applyEvaluation(DeclEval& eval, const SyntaxTree& t, const std::vector<Fn>&
     if (it == out.end() && !eval.mayBuild(fn.name) && !eval.mayDispatch(fn.name)) continue;
     DeclResult r = eval.run(fn.name);
     PyBuilder* old = it == out.end() || it->style != PyBuilder::Style::Params ? nullptr : &*it;
+    // It holds an IRBuilder and reached a `.param` call it could not resolve, declaring nothing:
+    // not read, and why (never an empty list, never silence).
+    bool missed = r.stopped.empty() && !r.declares && !r.missed.empty() && (r.builds || eval.mayBuild(fn.name)) &&
+                  !(old && allArgs(old->abis) > 0);
+    if (missed) r.stopped = "it reaches " + r.missed;
     if (!r.stopped.empty()) {
       if (old && allArgs(old->abis) > 0) continue;  // the body reader's list stands, its gaps named there
-      if ((!r.declares || !r.builds) && !old) continue;
+      if (!missed && (!r.declares || !r.builds) && !old) continue;
       PyBuilder b;
       if (old) b = *old;
       b.name = fn.name;

@@ -1,0 +1,167 @@
+// The builder evaluator (DeclEval.h): objects of the module's classes. A class is called: a record
+// (`@dataclass`, `NamedTuple`, `collections.namedtuple`) binds its fields in order, any other runs
+// `__init__` with the new instance, whose attributes (`self.b = b`) are shared as Python objects
+// are. A member is found as Python finds it: the instance's attributes, then the class and its
+// bases of the module, left to right; a staticmethod is unbound, a classmethod bound to the class,
+// `super()` looks up from the class after the method's own.
+#include <algorithm>
+
+#include "extract/python/DeclEvalImpl.h"
+#include "extract/python/Literals.h"
+#include "extract/python/Nodes.h"
+
+namespace impact::pyextract {
+
+namespace {
+using K = AV::K;
+using Kw = std::vector<std::pair<std::string, AV>>;
+
+// The bases of a class of the module that are classes of the module, in order.
+std::vector<std::string> basesOf(const ModIndex& m, const std::string& cls) {
+  std::vector<std::string> out;
+  auto it = m.classes.find(cls);
+  if (it == m.classes.end()) return out;
+  for (TSNode b : namedChildren(field(it->second, "superclasses")))
+    if (is(b, "identifier") && m.classes.count(std::string(m.t->text(b)))) out.emplace_back(m.t->text(b));
+  return out;
+}
+
+// The class (of `cls` and its bases, depth first, left to right) that defines `attr` as a method:
+// its key in ModIndex::fns, or "".
+std::string methodKey(const ModIndex& m, const std::string& cls, const std::string& attr, int depth) {
+  if (depth > 16) return "";
+  if (m.fns.count(cls + "." + attr)) return cls + "." + attr;
+  for (const std::string& b : basesOf(m, cls))
+    if (std::string k = methodKey(m, b, attr, depth + 1); !k.empty()) return k;
+  return "";
+}
+
+// A class attribute (`PTRS = ("a", "c")` in the body) of `cls` or its bases: its value's node.
+TSNode classAttribute(const ModIndex& m, const std::string& cls, const std::string& attr, int depth) {
+  auto it = m.classes.find(cls);
+  if (depth > 16 || it == m.classes.end()) return TSNode{};
+  for (TSNode st : namedChildren(field(it->second, "body"))) {
+    if (!is(st, "expression_statement")) continue;
+    for (TSNode a : namedChildren(st))
+      if (is(a, "assignment") && is(field(a, "left"), "identifier") && m.t->text(field(a, "left")) == attr &&
+          !ts_node_is_null(field(a, "right")))
+        return field(a, "right");
+  }
+  for (const std::string& b : basesOf(m, cls))
+    if (TSNode v = classAttribute(m, b, attr, depth + 1); !ts_node_is_null(v)) return v;
+  return TSNode{};
+}
+
+bool decoratedWith(const SyntaxTree& t, TSNode def, std::string_view name) {
+  TSNode parent = ts_node_parent(def);
+  if (!is(parent, "decorated_definition")) return false;
+  for (TSNode dec : namedChildren(parent))
+    if (is(dec, "decorator") && t.text(dec).find(name) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, TSNode>> DeclEval::Impl::recordFields(const AV& cls) {
+  std::vector<std::pair<std::string, TSNode>> out;
+  if (cls.items) {  // a namedtuple: its field names
+    for (const AV& n : *cls.items)
+      if (n.k == K::Str) out.emplace_back(n.s, TSNode{});
+    return out;
+  }
+  if (!cls.mod) return out;
+  auto it = cls.mod->classes.find(cls.s);
+  if (it == cls.mod->classes.end()) return out;
+  const SyntaxTree& t = *cls.mod->t;
+  for (TSNode st : namedChildren(field(it->second, "body"))) {
+    if (!is(st, "expression_statement")) continue;
+    for (TSNode a : namedChildren(st)) {
+      if (!is(a, "assignment") || ts_node_is_null(field(a, "type")) || !is(field(a, "left"), "identifier")) continue;
+      if (t.text(field(a, "type")).find("ClassVar") != std::string_view::npos) continue;  // not a field
+      out.emplace_back(std::string(t.text(field(a, "left"))), field(a, "right"));
+    }
+  }
+  return out;
+}
+
+AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, int d) {
+  if (obj.k == K::Instance && obj.closure)
+    if (auto it = obj.closure->find(attr); it != obj.closure->end()) return it->second;
+  if (!obj.mod) return AV::unknown("the attribute " + clip(text(f, e), 60));  // a namedtuple's
+  const std::string& from = obj.k == K::Instance && !obj.cls.empty() ? obj.cls : obj.s;  // super(): after the method's class
+  if (std::string key = methodKey(*obj.mod, from, attr, 0); !key.empty()) {
+    AV m = AV::of(K::Func);
+    m.def = obj.mod->fns.at(key);
+    m.mod = obj.mod;
+    m.s = key;
+    if (decoratedWith(*obj.mod->t, m.def, "staticmethod")) return m;
+    if (decoratedWith(*obj.mod->t, m.def, "classmethod")) {
+      AV cls = AV::of(K::Class);
+      cls.mod = obj.mod;
+      cls.s = obj.s;
+      m.self = std::make_shared<AV>(cls);
+    } else if (obj.k == K::Instance) {
+      AV self = obj;
+      self.cls.clear();
+      m.self = std::make_shared<AV>(self);
+    }
+    return m;
+  }
+  if (TSNode v = classAttribute(*obj.mod, from, attr, 0); !ts_node_is_null(v)) {
+    DFrame mf;
+    mf.mod = obj.mod;
+    DPath none;
+    return expr(v, mf, none, d + 1);
+  }
+  return AV::unknown("the attribute " + clip(text(f, e), 60));
+}
+
+AV DeclEval::Impl::instantiate(const AV& cls, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
+  AV self = AV::of(K::Instance);
+  self.s = cls.s;
+  self.mod = cls.mod;
+  self.closure = std::make_shared<std::map<std::string, AV>>();
+  std::string init = cls.mod ? methodKey(*cls.mod, cls.s, "__init__", 0) : "";
+  if (init.empty()) {  // a record (@dataclass, NamedTuple, namedtuple): the fields bound in order
+    auto fields = recordFields(cls);
+    std::vector<AV> values;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const auto& [name, def] = fields[i];
+      AV v = AV::unknown("the field " + name + " is not given");
+      auto given = std::find_if(kw.begin(), kw.end(), [&](auto& k) { return k.first == name; });
+      if (i < pos.size()) v = pos[i];
+      else if (given != kw.end()) v = given->second;
+      else if (!ts_node_is_null(def)) {
+        DFrame mf;
+        mf.mod = cls.mod;
+        DPath none;
+        v = expr(def, mf, none, d + 1);
+      }
+      (*self.closure)[name] = v;
+      values.push_back(v);
+    }
+    if (!fields.empty()) self.items = std::make_shared<std::vector<AV>>(std::move(values));  // unpacks as a tuple
+    return self;
+  }
+  AV fn = AV::of(K::Func);
+  fn.def = cls.mod->fns.at(init);
+  fn.mod = cls.mod;
+  fn.s = init;
+  fn.self = std::make_shared<AV>(self);
+  apply(fn, std::move(pos), std::move(kw), at, f, p, d);
+  return self;
+}
+
+AV DeclEval::Impl::superOf(const DFrame& f, TSNode at) {
+  if (!f.self || f.self->k != K::Instance || f.cls.empty() || !f.mod)
+    return AV::unknown("super() outside a method of the module's classes");
+  std::string own = f.cls.substr(f.cls.rfind('.') == std::string::npos ? 0 : f.cls.rfind('.') + 1);
+  std::vector<std::string> bases = basesOf(*f.mod, own);
+  if (bases.empty()) return AV::unknown("super() of " + own + ", whose bases are not the module's classes");
+  (void)at;
+  AV view = *f.self;
+  view.cls = bases[0];
+  return view;
+}
+
+}  // namespace impact::pyextract
