@@ -527,6 +527,43 @@ def build_y(spec):
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
+// Hostile classes and closures stop within the limits: bases in a cycle, an object holding
+// itself, a lambda calling itself, a class whose __init__ builds another of itself.
+TEST(DeclEval, HostileClassesAndLambdasStopWithinTheirLimits) {
+  auto start = std::chrono::steady_clock::now();
+  auto f = run(R"PY(
+class A(B):
+    pass
+
+
+class B(A):
+    pass
+
+
+class Node:
+    def __init__(self, depth):
+        self.me = self
+        self.child = Node(depth + 1)
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("q_ptr", PtrType(BF16, "global"))
+    A().declare(b)
+    Node(0)
+    loop = lambda: loop()
+    loop()
+    b.param("n", I32)
+    return b.finish()
+)PY");
+  const PyBuilder* x = find(f, "build_x");
+  ASSERT_NE(x, nullptr);
+  ASSERT_EQ(x->abis.size(), 1u) << x->notRead;
+  EXPECT_EQ(sig(x), (std::vector<std::string>{"q_ptr:global_buffer/8:bf16"}));
+  EXPECT_EQ(x->abis[0].tailHelper.rfind("A().declare (a call it cannot follow", 0), 0u) << x->abis[0].tailHelper;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
 TEST(DeclEval, ACyclicModuleConstantIsANamedUnknown) {
   auto f = run(R"PY(
 A = B

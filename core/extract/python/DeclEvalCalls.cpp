@@ -297,7 +297,7 @@ DeclResult DeclEval::run(const std::string& name) {
       AV self = AV::of(K::Instance);
       self.s = name.substr(0, name.rfind('.'));
       self.mod = root_;
-      self.closure = std::make_shared<std::map<std::string, AV>>();
+      self.closure = I.newObject();
       f.env[n] = self;
       f.cls = self.s;
       f.self = std::make_shared<AV>(self);

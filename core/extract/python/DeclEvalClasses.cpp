@@ -120,7 +120,7 @@ AV DeclEval::Impl::instantiate(const AV& cls, std::vector<AV> pos, Kw kw, TSNode
   AV self = AV::of(K::Instance);
   self.s = cls.s;
   self.mod = cls.mod;
-  self.closure = std::make_shared<std::map<std::string, AV>>();
+  self.closure = newObject();
   std::string init = cls.mod ? methodKey(*cls.mod, cls.s, "__init__", 0) : "";
   if (init.empty()) {  // a record (@dataclass, NamedTuple, namedtuple): the fields bound in order
     auto fields = recordFields(cls);

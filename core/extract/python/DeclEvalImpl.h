@@ -106,6 +106,16 @@ struct DeclEval::Impl {
   std::map<const void*, StmtInfo> stmts;
 
   Impl(const SyntaxTree& tree, ModuleLoader l) : t(tree), loader(std::move(l)) {}
+  // Every object's attributes made in this evaluator's life: an object can hold itself
+  // (`self.me = self`), a cycle of shared pointers; emptied when the evaluator ends.
+  std::vector<std::shared_ptr<std::map<std::string, AV>>> objects;
+  ~Impl() {
+    for (auto& o : objects) o->clear();
+  }
+  std::shared_ptr<std::map<std::string, AV>> newObject() {
+    objects.push_back(std::make_shared<std::map<std::string, AV>>());
+    return objects.back();
+  }
 
   // DeclEval.cpp
   ModIndex* index(const SyntaxTree* tree, const std::string& dotted);
