@@ -465,6 +465,31 @@ std::vector<Rewrite> rewritesOf(const std::string& src, const std::vector<Decl>&
     for (const auto& c : calls) run += ind + c.var + " = _impactd_decl[" + c.name + "]\n";
     out.push_back(make("dict comprehension", "", run));
   }
+  // Objects: a class of the module holding `b`, whose method declares (the values the types read
+  // given to it); a table of dataclass records.
+  {
+    std::string cls = "class _ImpactdArgs:\n    def __init__(self, " + b + "):\n        self.b = " + b +
+                      "\n\n    def declare(self" + freeList + "):\n";
+    for (const auto& c : calls)
+      cls += "        " + c.var + " = self.b.param(" + c.name + ", " + c.positional + c.keywords + ")\n";
+    cls += "        return " + vars + "\n";
+    std::string args;
+    for (const auto& f : free) args += (args.empty() ? "" : ", ") + f;
+    out.push_back(make("an object holding b", cls, ind + vars + " = _ImpactdArgs(" + b + ").declare(" + args + ")\n"));
+    std::string rec = "import dataclasses as _impactd_dc\n\n\n@_impactd_dc.dataclass(frozen=True)\nclass _ImpactdArg:\n"
+                      "    name: str\n    args: tuple\n    kw: dict\n";
+    std::string run = ind + "_impactd_decl = {}\n" + ind + "for _r in [_ImpactdArg(*_row) for _row in (\n" + table + ind +
+                      ")]:\n" + ind + "    _impactd_decl[_r.name] = " + b + ".param(_r.name, *_r.args, **_r.kw)\n";
+    for (const auto& c : calls) run += ind + c.var + " = _impactd_decl[" + c.name + "]\n";
+    out.push_back(make("dataclass records", rec, run));
+  }
+  // A lambda mapped over the table, its pairs made a dict.
+  {
+    std::string run = ind + "_impactd_decl = dict(map(lambda _t: (_t[0], " + b + ".param(_t[0], *_t[1], **_t[2])), (\n" +
+                      table + ind + ")))\n";
+    for (const auto& c : calls) run += ind + c.var + " = _impactd_decl[" + c.name + "]\n";
+    out.push_back(make("lambda mapped over a table", "", run));
+  }
   // An alias of b.param; functools.partial of it; f-strings for the names.
   {
     std::string alias = ind + "_p = " + b + ".param\n";

@@ -187,7 +187,18 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
   }
   if (name == "dict") {
     std::vector<AV> kv;
-    if (!pos.empty() && pos[0].k == K::Dict) kv = *pos[0].items;
+    if (!pos.empty() && pos[0].k == K::Dict) {
+      kv = *pos[0].items;
+    } else if (!pos.empty()) {  // pairs: dict([(k, v), ...]), dict(zip(...)), dict(map(...))
+      bool known = false;
+      for (const AV& pair : elementsOf(pos[0], &known)) {
+        bool ok2 = false;
+        std::vector<AV> two = elementsOf(pair, &ok2);
+        if (!ok2 || two.size() != 2) return AV::unknown("dict of " + clip(text(f, at), 60));
+        kv.push_back(two[0]), kv.push_back(two[1]);
+      }
+      if (!known) return AV::unknown("dict of " + clip(text(f, at), 60));
+    }
     for (auto& [k, v] : kw) kv.push_back(AV::str(k)), kv.push_back(v);
     return AV::seq(K::Dict, std::move(kv));
   }
