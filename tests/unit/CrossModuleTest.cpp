@@ -39,6 +39,15 @@ def emit_problem_params(b, names):
     return out
 )PY";
 
+// Follows the tree's modules, read from `files` (path -> text; absent: not in the tree).
+void follow(TreeFacts& t, const std::map<std::string, std::string>& files) {
+  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
+    auto it = files.find(p);
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  });
+}
+
 std::vector<std::string> names(const TreeFacts& t) {
   std::vector<std::string> out;
   for (const PyBuilder& b : t.find(kBuilder)->builders)
@@ -53,11 +62,7 @@ TEST(CrossModule, AHelperOfAnotherModuleInTheTreeIsFollowed) {
   t.files[kBuilder] = std::make_shared<FileFacts>(extractFile(kBuilder, kBuilderSrc));
   const PyAbi& before = t.find(kBuilder)->builders.at(0).abis.at(0);
   ASSERT_EQ(before.tailHelper, "emit_problem_params");  // per file: the list is open there
-  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-    auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return it->second;
-  });
+  follow(t, files);
   EXPECT_EQ(names(t), (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H"}));
   EXPECT_TRUE(t.find(kBuilder)->builders.at(0).abis.at(0).tailHelper.empty());
   // The helper's declarations sit at the builder's call of it.
@@ -65,11 +70,7 @@ TEST(CrossModule, AHelperOfAnotherModuleInTheTreeIsFollowed) {
   EXPECT_EQ(t.find(kBuilder)->builders.at(0).abis.at(0).args[2].range.line, before.args[1].range.line + 1);
   // A changed helper is followed again from the file as extracted.
   files[kHelper] = std::string(kHelperSrc).replace(std::string(kHelperSrc).find("I32)"), 4, "I32)\n    b.param(\"extra\", I32)");
-  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-    auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return it->second;
-  });
+  follow(t, files);
   EXPECT_EQ(names(t), (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H", "extra"}));
 }
 
@@ -115,6 +116,28 @@ const PyBuilder* builderNamed(const TreeFacts& t, const std::string& path, const
   return nullptr;
 }
 
+// After following: the entry's two lists, build_conv's read through it and its helper in a third
+// module, build_direct's (its module not in the tree) named, never guessed, under `is_direct`.
+void expectReadThroughConv(const TreeFacts& t) {
+  const PyBuilder* entry = builderNamed(t, kEntry, "build_entry");
+  ASSERT_NE(entry, nullptr);
+  ASSERT_EQ(entry->abis.size(), 2u);
+  const PyAbi* conv = nullptr;
+  const PyAbi* direct = nullptr;
+  for (const PyAbi& a : entry->abis) (a.origin == "build_conv" ? conv : direct) = &a;
+  ASSERT_NE(conv, nullptr);
+  ASSERT_NE(direct, nullptr);
+  std::vector<std::string> got;
+  for (const KernelArg& a : conv->args) got.push_back(a.name);
+  EXPECT_EQ(got, (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H"}));
+  EXPECT_TRUE(conv->tailHelper.empty());
+  EXPECT_NE(pyextract::guardText(conv->when).find("is_direct"), std::string::npos) << pyextract::guardText(conv->when);
+  EXPECT_TRUE(direct->args.empty());
+  EXPECT_EQ(direct->tailModule, "kernels/common/conv_direct.py");
+  EXPECT_EQ(direct->tailHelper, "build_direct");
+  EXPECT_NE(pyextract::guardText(direct->when).find("is_direct"), std::string::npos) << pyextract::guardText(direct->when);
+}
+
 TEST(CrossModule, AnEntryPointThatDispatchesToBuildersOfOtherModulesIsReadThroughThem) {
   std::map<std::string, std::string> files{{kEntry, kEntrySrc}, {kBuilder, kBuilderSrc}, {kHelper, kHelperSrc}};
   TreeFacts t;
@@ -131,29 +154,8 @@ TEST(CrossModule, AnEntryPointThatDispatchesToBuildersOfOtherModulesIsReadThroug
   }
   EXPECT_EQ(tails, (std::set<std::string>{"kernels/gfx950/conv.py:build_conv", "kernels/common/conv_direct.py:build_direct"}));
 
-  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-    auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return it->second;
-  });
-  entry = builderNamed(t, kEntry, "build_entry");
-  ASSERT_NE(entry, nullptr);
-  ASSERT_EQ(entry->abis.size(), 2u);
-  const PyAbi* conv = nullptr;
-  const PyAbi* direct = nullptr;
-  for (const PyAbi& a : entry->abis) (a.origin == "build_conv" ? conv : direct) = &a;
-  ASSERT_NE(conv, nullptr);
-  ASSERT_NE(direct, nullptr);
-  // Read through build_conv and its helper in a third module.
-  std::vector<std::string> got;
-  for (const KernelArg& a : conv->args) got.push_back(a.name);
-  EXPECT_EQ(got, (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H"}));
-  EXPECT_TRUE(conv->tailHelper.empty());
-  // The direct builder's module is not in the tree: named, never guessed.
-  EXPECT_TRUE(direct->args.empty());
-  EXPECT_EQ(direct->tailModule, "kernels/common/conv_direct.py");
-  EXPECT_EQ(direct->tailHelper, "build_direct");
-  EXPECT_NE(pyextract::guardText(direct->when).find("is_direct"), std::string::npos) << pyextract::guardText(direct->when);
+  follow(t, files);
+  expectReadThroughConv(t);
 }
 
 // The same dispatch written through functions of the entry's own module: `return _pick(...)` at
@@ -207,25 +209,8 @@ def build_entry(spec, *, arch="gfx950"):
     std::set<std::string> tails;
     for (const PyAbi& a : entry->abis) tails.insert(a.tailModule + ":" + a.tailHelper);
     EXPECT_EQ(tails, (std::set<std::string>{"kernels/gfx950/conv.py:build_conv", "kernels/common/conv_direct.py:build_direct"}));
-    followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-      auto it = files.find(p);
-      if (it == files.end()) return std::nullopt;
-      return it->second;
-    });
-    entry = builderNamed(t, kEntry, "build_entry");
-    ASSERT_NE(entry, nullptr);
-    ASSERT_EQ(entry->abis.size(), 2u);
-    const PyAbi* conv = nullptr;
-    const PyAbi* direct = nullptr;
-    for (const PyAbi& a : entry->abis) (a.origin == "build_conv" ? conv : direct) = &a;
-    ASSERT_NE(conv, nullptr);
-    ASSERT_NE(direct, nullptr);
-    std::vector<std::string> got;
-    for (const KernelArg& a : conv->args) got.push_back(a.name);
-    EXPECT_EQ(got, (std::vector<std::string>{"A", "B", "p_N", "p_C", "p_H"}));
-    EXPECT_NE(pyextract::guardText(conv->when).find("is_direct"), std::string::npos) << pyextract::guardText(conv->when);
-    EXPECT_EQ(direct->tailHelper, "build_direct");
-    EXPECT_NE(pyextract::guardText(direct->when).find("is_direct"), std::string::npos) << pyextract::guardText(direct->when);
+    follow(t, files);
+    expectReadThroughConv(t);
   }
 }
 
@@ -265,11 +250,7 @@ def build_mixed(spec, *, arch="gfx950"):
   };
   EXPECT_EQ(lists(), (std::map<std::string, std::string>{{"build_mixed", "X n "},
                                                          {"build_conv", "+kernels/gfx950/conv.py:build_conv"}}));
-  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-    auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return it->second;
-  });
+  follow(t, files);
   EXPECT_EQ(lists(), (std::map<std::string, std::string>{{"build_mixed", "X n "}, {"build_conv", "A B p_N p_C p_H "}}));
   const PyBuilder* b = builderNamed(t, path, "build_mixed");
   ASSERT_NE(b, nullptr);
@@ -298,11 +279,7 @@ def short_name(spec):
   std::map<std::string, std::string> files{{path, src}, {naming, "def short(n):\n    return n[:8]\n"}};
   TreeFacts t;
   t.files[path] = std::make_shared<FileFacts>(extractFile(path, src));
-  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-    auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return it->second;
-  });
+  follow(t, files);
   EXPECT_EQ(builderNamed(t, path, "short_name"), nullptr) << "followed: short builds nothing";
   EXPECT_EQ(builderNamed(t, path, "spec_key"), nullptr) << "json is not in the tree: no builder is shown";
 }
@@ -345,11 +322,7 @@ TEST_P(HelperKinds, AreReadByWhatTheCallIs) {
     return out;
   };
   EXPECT_EQ(read(t), c.perFile) << c.what;
-  followModules(t, [&](const std::string& p) -> std::optional<std::string> {
-    auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return it->second;
-  });
+  follow(t, files);
   EXPECT_EQ(read(t), c.followed) << c.what;
   EXPECT_EQ(!t.find(kBuilder)->builders.at(0).abis.at(0).tailHelper.empty(), c.openAfter) << c.what;
 }
