@@ -386,6 +386,35 @@ def build_x(spec):
   EXPECT_EQ(sig(b), (std::vector<std::string>{"q_ptr:global_buffer/8:bf16", "n:by_value/4:i32"}));
 }
 
+// A match statement is an if/elif chain over its cases: a literal (or `|` of literals) compared
+// with the subject, `_` and a capture always; each case's declarations under its condition. (Its
+// bodies were not run before: their declarations were dropped with no word.)
+TEST(DeclEval, AMatchStatementIsAChainOfConditions) {
+  auto f = run(R"PY(
+def build_x(spec, mode="dense"):
+    b = IRBuilder("x")
+    match mode:
+        case "dense":
+            b.param("q_ptr", PtrType(BF16, "global"))
+        case _:
+            b.param("never", I32)
+    b.param("o_ptr", PtrType(BF16, "global"))
+    match spec.layout:
+        case "nhwc" | "ndhwc":
+            b.param("scale", F32)
+    b.param("n", I32)
+    return b.finish()
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr);
+  std::vector<std::string> s = sig(b);
+  ASSERT_EQ(s.size(), 5u) << testing::PrintToString(s);
+  EXPECT_EQ(s[0], "q_ptr:global_buffer/8:bf16 if mode == \"dense\"");
+  EXPECT_EQ(s[1], "never:by_value/4:i32 if not (mode == \"dense\")");
+  EXPECT_EQ(s[3], "scale:by_value/4:f32 if spec.layout == \"nhwc\" or spec.layout == \"ndhwc\"");
+  EXPECT_EQ(s[4], "n:by_value/4:i32");
+}
+
 // A while loop whose condition the evaluation knows runs as Python runs it; one whose condition
 // it does not know runs once, what it declares named.
 TEST(DeclEval, AWhileLoopRunsWhileItsConditionIsKnown) {

@@ -165,6 +165,15 @@ struct DeclEval::Impl {
   DFlow block(TSNode body, DFrame& f, DPath& p, int d);
   DFlow statement(TSNode s, DFrame& f, DPath& p, int d);
   DFlow ifStatement(TSNode s, DFrame& f, DPath& p, int d);
+  DFlow matchStatement(TSNode s, DFrame& f, DPath& p, int d);
+  // An if/elif/else chain: each arm's condition (`condOf` of its node, else the node evaluated),
+  // known (one arm runs) or a guard (both ways, joined).
+  DFlow branches(const std::vector<std::pair<TSNode, TSNode>>& arms, TSNode otherwise,
+                 const std::function<AV(TSNode)>& condOf, DFrame& f, DPath& p, int d);
+  // Does case_clause `cc` match `subject`: a literal (or `|` of literals) compared, `_` and a
+  // capture (bound) always; other patterns, and a case with a guard the evaluation does not know,
+  // an opaque guard of the case's text.
+  AV caseCondition(const AV& subject, TSNode subjectNode, TSNode cc, DFrame& f, DPath& p, int d);
   DFlow forStatement(TSNode s, DFrame& f, DPath& p, int d);
   // Runs `body` once per element (or once, unknown, with `why` when the elements are unknown).
   DFlow loop(TSNode body, TSNode target, const AV& iter, const std::string& why, DFrame& f, DPath& p, int d);

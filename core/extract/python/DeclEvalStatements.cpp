@@ -265,7 +265,8 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     }
     return DFlow::Next;
   }
-  return DFlow::Next;  // pass, assert, global, del, class, match: nothing a declaration reads
+  if (ty == "match_statement") return matchStatement(s, f, p, d);
+  return DFlow::Next;  // pass, assert, global, del, class: nothing a declaration reads
 }
 
 DFlow DeclEval::Impl::ifStatement(TSNode s, DFrame& f, DPath& p, int d) {
@@ -275,9 +276,27 @@ DFlow DeclEval::Impl::ifStatement(TSNode s, DFrame& f, DPath& p, int d) {
     if (is(part, "elif_clause")) arms.push_back({field(part, "condition"), field(part, "consequence")});
     else if (is(part, "else_clause")) otherwise = field(part, "body");
   }
+  return branches(arms, otherwise, nullptr, f, p, d);
+}
+
+DFlow DeclEval::Impl::matchStatement(TSNode s, DFrame& f, DPath& p, int d) {
+  // `match x: case "a": ... case _: ...` is an if/elif chain over the cases' conditions.
+  auto subjects = namedChildren(s);
+  TSNode subject = field(s, "subject");
+  AV value = expr(subject, f, p, d + 1);
+  std::vector<std::pair<TSNode, TSNode>> arms;
+  for (TSNode cc : namedChildren(field(s, "body")))
+    if (is(cc, "case_clause")) arms.push_back({cc, field(cc, "consequence")});
+  (void)subjects;
+  auto cond = [&](TSNode cc) { return caseCondition(value, subject, cc, f, p, d); };
+  return branches(arms, TSNode{}, cond, f, p, d);
+}
+
+DFlow DeclEval::Impl::branches(const std::vector<std::pair<TSNode, TSNode>>& arms, TSNode otherwise,
+                               const std::function<AV(TSNode)>& condOf, DFrame& f, DPath& p, int d) {
   std::function<DFlow(size_t)> arm = [&](size_t i) -> DFlow {
     if (i == arms.size()) return ts_node_is_null(otherwise) ? DFlow::Next : block(otherwise, f, p, d + 1);
-    AV c = expr(arms[i].first, f, p, d + 1);
+    AV c = condOf ? condOf(arms[i].first) : expr(arms[i].first, f, p, d + 1);
     bool truth = false;
     if (truthKnown(c, &truth)) return truth ? block(arms[i].second, f, p, d + 1) : arm(i + 1);
     Guard g = *symOf(arms[i].first, c, f).g;

@@ -202,6 +202,68 @@ AV DeclEval::Impl::compare(TSNode e, DFrame& f, DPath& p, int d) {
   return symFromGuard(std::move(g), text(f, e));
 }
 
+AV DeclEval::Impl::caseCondition(const AV& subject, TSNode subjectNode, TSNode cc, DFrame& f, DPath& p, int d) {
+  std::vector<TSNode> pats;
+  for (TSNode c : namedChildren(cc))
+    if (is(c, "case_pattern")) pats.push_back(c);
+  auto opaque = [&]() {
+    std::string t = "match " + clip(text(f, subjectNode), 40) + ": " + clip(text(f, cc).substr(0, text(f, cc).find(':')), 60);
+    Guard g;
+    g.root = addNode(g, GuardNode{Op::Opaque, t, {}});
+    return symFromGuard(std::move(g), t);
+  };
+  // One pattern's condition: true (wildcard, capture), a comparison with a literal, or unknown.
+  std::function<AV(TSNode)> one = [&](TSNode pat) -> AV {
+    auto kids = namedChildren(pat);
+    if (is(pat, "case_pattern") && kids.empty()) return AV::boolean(true);  // `_`
+    if (is(pat, "case_pattern") && kids.size() == 1) return one(kids[0]);
+    if (is(pat, "dotted_name") && text(f, pat).find('.') == std::string::npos) {
+      if (text(f, pat) != "_") f.env[text(f, pat)] = subject;  // a capture binds the subject
+      return AV::boolean(true);
+    }
+    if (is(pat, "union_pattern")) {
+      AV any = AV::boolean(false);
+      for (TSNode alt : kids) {
+        AV c = one(alt);
+        bool t = false;
+        if (truthKnown(c, &t) && t) return c;
+        if (!truthKnown(c, &t)) {
+          if (c.k != K::Sym || any.k == K::Unknown) return AV::unknown("a pattern it cannot read");
+          if (any.k == K::Sym) {
+            Guard g;
+            uint32_t l = nodeOf(g, any, any.s), r = nodeOf(g, c, c.s);
+            g.root = addNode(g, GuardNode{Op::Or, "", {l, r}});
+            any = symFromGuard(std::move(g), any.s + " or " + c.s);
+          } else {
+            any = c;
+          }
+        }
+      }
+      return any;
+    }
+    std::string_view ty = type(pat);
+    if (ty != "string" && ty != "concatenated_string" && ty != "integer" && ty != "true" && ty != "false" && ty != "none")
+      return AV::unknown("a pattern it cannot read");
+    AV lit = expr(pat, f, p, d + 1);
+    if (concrete(subject) && concrete(lit)) return AV::boolean(sameAV(subject, lit));
+    AV s = subject.k == K::Unknown ? symOf(subjectNode, subject, f) : subject;
+    Guard g;
+    uint32_t l = nodeOf(g, s, text(f, subjectNode)), r = nodeOf(g, lit, text(f, pat));
+    g.root = addNode(g, GuardNode{Op::Compare, "==", {l, r}});
+    return symFromGuard(std::move(g), text(f, subjectNode) + " == " + text(f, pat));
+  };
+  AV c = pats.size() == 1 ? one(pats[0]) : AV::unknown("a sequence pattern");
+  if (c.k == K::Unknown) return opaque();
+  TSNode guard = field(cc, "guard");
+  if (ts_node_is_null(guard)) return c;
+  bool t = false;
+  if (truthKnown(c, &t) && !t) return c;
+  AV gv = expr(namedChildren(guard)[0], f, p, d + 1);
+  bool gt = false;
+  if (truthKnown(gv, &gt)) return gt ? c : AV::boolean(false);
+  return opaque();
+}
+
 AV DeclEval::Impl::boolean(TSNode e, DFrame& f, DPath& p, int d) {
   if (is(e, "not_operator")) {
     TSNode arg = field(e, "argument");
