@@ -203,11 +203,12 @@ TEST(DeclEval, TablesOfRecordsAndGetattrDeclareAsWritten) {
   auto f = run(R"PY(
 from collections import namedtuple
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 
 @dataclass(frozen=True)
 class Arg:
+    KIND: ClassVar[str] = "arg"  # a class attribute, not a field
     name: str
     ty: object
     readonly: bool = False

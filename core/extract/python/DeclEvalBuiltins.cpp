@@ -145,7 +145,7 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     cls.items = std::make_shared<std::vector<AV>>(std::move(names));
     return cls;
   }
-  if (name == "super" && pos.empty()) return superOf(f, at);
+  if (name == "super" && pos.empty()) return superOf(f);
   if (name == "map" && pos.size() == 2) {  // read whole, as `list(map(...))` consumes it
     bool known = false;
     std::vector<AV> in = elementsOf(pos[1], &known);

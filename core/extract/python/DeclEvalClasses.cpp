@@ -52,11 +52,18 @@ TSNode classAttribute(const ModIndex& m, const std::string& cls, const std::stri
   return TSNode{};
 }
 
+// Is the expression the name `name`, or an attribute ending in it (`typing.ClassVar`)?
+bool names(const SyntaxTree& t, TSNode e, std::string_view name) {
+  if (is(e, "identifier")) return t.text(e) == name;
+  return is(e, "attribute") && t.text(field(e, "attribute")) == name;
+}
+
+// Is the def decorated with the builtin `name` (`@staticmethod`), its decorator's expression that name?
 bool decoratedWith(const SyntaxTree& t, TSNode def, std::string_view name) {
   TSNode parent = ts_node_parent(def);
   if (!is(parent, "decorated_definition")) return false;
   for (TSNode dec : namedChildren(parent))
-    if (is(dec, "decorator") && t.text(dec).find(name) != std::string_view::npos) return true;
+    if (is(dec, "decorator") && !namedChildren(dec).empty() && names(t, namedChildren(dec)[0], name)) return true;
   return false;
 }
 
@@ -77,7 +84,11 @@ std::vector<std::pair<std::string, TSNode>> DeclEval::Impl::recordFields(const A
     if (!is(st, "expression_statement")) continue;
     for (TSNode a : namedChildren(st)) {
       if (!is(a, "assignment") || ts_node_is_null(field(a, "type")) || !is(field(a, "left"), "identifier")) continue;
-      if (t.text(field(a, "type")).find("ClassVar") != std::string_view::npos) continue;  // not a field
+      // `x: ClassVar[int] = 0` is a class attribute, not a field: its annotation's expression.
+      TSNode ann = field(a, "type");
+      TSNode annExpr = namedChildren(ann).empty() ? ann : namedChildren(ann)[0];
+      if (is(annExpr, "generic_type") || is(annExpr, "subscript")) annExpr = namedChildren(annExpr)[0];
+      if (names(t, annExpr, "ClassVar")) continue;
       out.emplace_back(std::string(t.text(field(a, "left"))), field(a, "right"));
     }
   }
@@ -152,13 +163,12 @@ AV DeclEval::Impl::instantiate(const AV& cls, std::vector<AV> pos, Kw kw, TSNode
   return self;
 }
 
-AV DeclEval::Impl::superOf(const DFrame& f, TSNode at) {
+AV DeclEval::Impl::superOf(const DFrame& f) {
   if (!f.self || f.self->k != K::Instance || f.cls.empty() || !f.mod)
     return AV::unknown("super() outside a method of the module's classes");
   std::string own = f.cls.substr(f.cls.rfind('.') == std::string::npos ? 0 : f.cls.rfind('.') + 1);
   std::vector<std::string> bases = basesOf(*f.mod, own);
   if (bases.empty()) return AV::unknown("super() of " + own + ", whose bases are not the module's classes");
-  (void)at;
   AV view = *f.self;
   view.cls = bases[0];
   return view;

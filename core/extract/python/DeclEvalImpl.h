@@ -141,7 +141,7 @@ struct DeclEval::Impl {
   AV instantiate(const AV& cls, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
                  DPath& p, int d);
   // `super()` in a method: the instance, looked up from the class after the method's own.
-  AV superOf(const DFrame& f, TSNode at);
+  AV superOf(const DFrame& f);
   AV string(TSNode e, DFrame& f, DPath& p, int d);
   AV binary(TSNode e, DFrame& f, DPath& p, int d);
   AV compare(TSNode e, DFrame& f, DPath& p, int d);

@@ -281,13 +281,11 @@ DFlow DeclEval::Impl::ifStatement(TSNode s, DFrame& f, DPath& p, int d) {
 
 DFlow DeclEval::Impl::matchStatement(TSNode s, DFrame& f, DPath& p, int d) {
   // `match x: case "a": ... case _: ...` is an if/elif chain over the cases' conditions.
-  auto subjects = namedChildren(s);
   TSNode subject = field(s, "subject");
   AV value = expr(subject, f, p, d + 1);
   std::vector<std::pair<TSNode, TSNode>> arms;
   for (TSNode cc : namedChildren(field(s, "body")))
     if (is(cc, "case_clause")) arms.push_back({cc, field(cc, "consequence")});
-  (void)subjects;
   auto cond = [&](TSNode cc) { return caseCondition(value, subject, cc, f, p, d); };
   return branches(arms, TSNode{}, cond, f, p, d);
 }
