@@ -142,7 +142,7 @@ IMPACT_CODEC(Guard, nodes, root)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
              typeClass, required, guard)
 IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when, tailCall)
-IMPACT_CODEC(PyHook, name, function, after, given, entry)
+IMPACT_CODEC(PyHook, name, function, after)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, fingerprint, hooks, notRead, readThrough)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)
 IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, block, geometry)

@@ -82,12 +82,8 @@ struct PyHook {
   std::string name;      // the parameter called with the IRBuilder ("extra_params")
   std::string function;  // the function declaring and calling it ("_build_implicit_gemm_conv_impl")
   std::string after;     // the argument declared just before the call ("D"); "" before the first
-  // Who decides what the hook is: the builder's callers (it is the builder's own parameter), or
-  // the builder's early return to `function`, which passes an argument for it (Passed) or none
-  // (NotPassed: the default, None, so the list is the b.param calls).
-  enum class Given { ByCaller, Passed, NotPassed };
-  Given given = Given::ByCaller;
-  std::string entry;  // the builder whose early return decides (Passed / NotPassed)
+  // (What a call of the builder passes for it is evaluated where the builder is called: an entry
+  // passing a function has that function's declarations in its list, one passing None none.)
   bool operator==(const PyHook&) const = default;
 };
 

@@ -165,7 +165,7 @@ TEST(GuardReader, NewestDenseFormEarlyReturnAndOneReturnHelper) {
   const CppArgList* sig = list(f, "attention_dense_signature");
   ASSERT_NE(sig, nullptr);
   ASSERT_EQ(sig->args.size(), 14u);
-  EXPECT_EQ(arg(*sig, "batch")->condition, "_has_shape_params(spec)");
+  EXPECT_EQ(arg(*sig, "batch")->condition, "not spec.persistent");  // the helper's condition, evaluated
   EXPECT_EQ(guardKey(arg(*sig, "batch")->guard), "not spec.persistent");
   EXPECT_EQ(guardKey(arg(*sig, "kv_lens")->guard), "spec.paged");
   EXPECT_FALSE(arg(*sig, "scale")->conditional);
@@ -254,18 +254,14 @@ TEST(BuilderHooks, RealImplicitGemmBuilderHasTheExtraParamsHook) {
   EXPECT_EQ(b->hooks[0].name, "extra_params");
   EXPECT_EQ(b->hooks[0].function, "_build_implicit_gemm_conv_impl");
   EXPECT_EQ(b->hooks[0].after, "D");
-  EXPECT_EQ(b->hooks[0].given, PyHook::Given::ByCaller);
-  // The shipped entry point returns `_build_implicit_gemm_conv_impl(spec, arch=arch)`: no hook.
+  // The shipped entry point returns `_build_implicit_gemm_conv_impl(spec, arch=arch)`: the hook is
+  // None there, evaluated so, and not called: no hook on its list, which is the b.param calls.
   const PyBuilder* entry = builder(f, "build_implicit_gemm_conv");
   ASSERT_NE(entry, nullptr);
-  ASSERT_EQ(entry->hooks.size(), 1u);
-  EXPECT_EQ(entry->hooks[0].given, PyHook::Given::NotPassed);
-  EXPECT_EQ(entry->hooks[0].entry, "build_implicit_gemm_conv");
+  EXPECT_TRUE(entry->hooks.empty());
   ASSERT_FALSE(entry->abis.empty());
-  EXPECT_EQ(kernargs_detail::hookNotes(*entry, entry->abis[0]),
-            std::vector<std::string>{"_build_implicit_gemm_conv_impl has a hook extra_params, called with the "
-                                     "IRBuilder after D, that can insert arguments there; build_implicit_gemm_conv "
-                                     "calls it without one, so the list is its b.param calls"});
+  EXPECT_TRUE(kernargs_detail::hookNotes(*entry, entry->abis[0]).empty());
+  EXPECT_EQ(entry->abis[0].args.size(), b->abis[0].args.size());
   ASSERT_FALSE(b->abis.empty());
   std::vector<std::string> names;
   for (const auto& a : b->abis[0].args) names.push_back(a.name);
@@ -311,20 +307,20 @@ def build_gemm(spec):
   ASSERT_EQ(b->hooks.size(), 1u);
   EXPECT_EQ(b->hooks[0].name, "extra_params");
   EXPECT_EQ(b->hooks[0].after, "D");
-  // Entry points: one passes a hook (by keyword), one passes None, one passes nothing.
-  for (auto [entry, given] : {std::pair{"build_gemm_hooked", PyHook::Given::Passed},
-                              std::pair{"build_gemm_none", PyHook::Given::NotPassed},
-                              std::pair{"build_gemm", PyHook::Given::NotPassed}}) {
-    const PyBuilder* e = builder(f, entry);
-    ASSERT_NE(e, nullptr) << entry;
-    ASSERT_EQ(e->hooks.size(), 1u) << entry;
-    EXPECT_EQ(e->hooks[0].given, given) << entry;
-    EXPECT_EQ(e->hooks[0].entry, entry);
-  }
-  EXPECT_EQ(kernargs_detail::hookNotes(*builder(f, "build_gemm_hooked"), b->abis[0]),
-            std::vector<std::string>{"_build_gemm_impl has a hook extra_params, called with the IRBuilder after D, "
-                                     "that can insert arguments there; build_gemm_hooked passes one: arguments it "
-                                     "inserts after D are not compared"});
+  // Entry points: what each passes for the hook is evaluated. One passing a lambda that declares
+  // has that declaration where the hook is called; one passing None, or nothing, has none.
+  auto namesOf = [&](const char* fn) {
+    std::vector<std::string> out;
+    const PyBuilder* e = builder(f, fn);
+    if (!e || e->abis.empty()) return std::vector<std::string>{"<none>"};
+    for (const auto& a : e->abis[0].args) out.push_back(a.name);
+    return out;
+  };
+  EXPECT_EQ(namesOf("build_gemm_hooked"), (std::vector<std::string>{"A", "B", "D", "extra", "A_bytes"}));
+  EXPECT_EQ(namesOf("build_gemm_none"), (std::vector<std::string>{"A", "B", "D", "A_bytes"}));
+  EXPECT_EQ(namesOf("build_gemm"), (std::vector<std::string>{"A", "B", "D", "A_bytes"}));
+  for (const char* entry : {"build_gemm_hooked", "build_gemm_none", "build_gemm"})
+    EXPECT_TRUE(builder(f, entry)->hooks.empty()) << entry;
   EXPECT_EQ(kernargs_detail::hookNotes(*b, b->abis[0]),
             std::vector<std::string>{"builder has a hook extra_params, called with the IRBuilder after D, that can "
                                      "insert arguments there (compared: its b.param calls, what a caller passing no "

@@ -203,6 +203,12 @@ def forever(n=0):
 
 def scalar():
     return 3
+
+
+def extended():
+    out = ["a"]
+    out.extend(os.environ["EXTRA"].split(","))
+    return out
 )py");
   auto reason = [&](const char* fn) {
     const PyNameList* l = listOf(f, fn);
@@ -219,6 +225,8 @@ def scalar():
   EXPECT_EQ(reason("mixed"), "not a names list: it mixes names and (name, kind) tuples");
   EXPECT_EQ(reason("forever"), "not evaluable: a recursive call of forever");
   EXPECT_EQ(reason("scalar"), "not a names list: returns an int");
+  // Extended by elements it cannot know: said, never a list silently one element long.
+  EXPECT_EQ(reason("extended").rfind("not evaluable: element #1 is not known", 0), 0u) << reason("extended");
 }
 
 TEST(NameLists, LoopsAreBoundedBySteps) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "contracts/Kernargs.h"
 #include "extract/Extract.h"
 #include "extract/PythonFacts.h"
 #include "extract/python/DeclEval.h"
@@ -232,12 +233,12 @@ def not_a_builder(spec):
   EXPECT_EQ(d->abis[1].origin, "_build_small");
   EXPECT_EQ(d->abis[1].guard, "");
   EXPECT_EQ(d->abis[1].args[0].size, 4u);
-  // ping -> pong -> ping: the cycle terminates; ping still reaches build_dispatch's ABIs
+  // ping -> pong -> ping: the cycle terminates, named: ping is not read (its recursion), never an
+  // empty list or left out.
   const PyBuilder* p = find(f, "ping");
   ASSERT_NE(p, nullptr);
-  ASSERT_EQ(p->abis.size(), 2u);
-  EXPECT_EQ(p->abis[0].origin, "_build_large");
-  EXPECT_EQ(p->abis[0].guard, "spec.large");
+  EXPECT_TRUE(p->abis.empty());
+  EXPECT_NE(p->notRead.find("recursion: ping calls itself"), std::string::npos) << p->notRead;
   EXPECT_EQ(find(f, "not_a_builder"), nullptr);
 }
 
@@ -617,10 +618,11 @@ def gemm_signature(spec):
   EXPECT_TRUE(a[4].conditional);
   EXPECT_EQ(a[4].condition, "spec.use_sinks");
   EXPECT_FALSE(a[5].conditional);
-  EXPECT_EQ(a[2].typeText, "\"f32\"");
-  // a chained call's range starts at its method name
+  EXPECT_EQ(a[2].typeText, "f32");
+  EXPECT_EQ(a[13].unresolvedReason, "extend(spec.extra_args) of a list it cannot read");
+  // an entry's range is where its name is written
   EXPECT_EQ(a[2].range.line, 17u);
-  EXPECT_EQ(a[2].range.col, 9u);
+  EXPECT_EQ(a[2].range.col, 16u);
   EXPECT_EQ(a[2].range.endLine, 17u);
   EXPECT_EQ(find(f, "attention_dense_signature"), nullptr);  // no Params-style builder
 
@@ -628,6 +630,55 @@ def gemm_signature(spec):
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(names(g->abis[0]), (std::vector<std::string>{"a", "m"}));
   EXPECT_EQ(g->abis[0].args[1].size, 4u);
+}
+
+// A restatement is what the function returns, however it builds it: a list of entries appended
+// in a loop over a table, one under a condition, entries made by a helper; beside a builder that
+// declares the same names itself it is a copy (the stop-35 reader took only a literal list).
+TEST(PythonFacts, ARestatementBuiltInALoopIsACopyWithItsConditions) {
+  FileFacts f = run(R"PY(
+from rocke.core.ir import IRBuilder, PtrType, BF16, I32, I64
+
+_ARGS = (("q_ptr", "ptr<bf16,global>"), ("n", "i32"))
+
+
+def _entry(name, ty):
+    return {"name": name, "type": ty}
+
+
+def x_signature(spec):
+    out = []
+    for name, ty in _ARGS:
+        out.append(_entry(name, ty))
+    if spec.wide:
+        out.append({"name": "w", "type": "i64"})
+    return out
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("q_ptr", PtrType(BF16, "global"))
+    b.param("n", I32)
+    if spec.wide:
+        b.param("w", I64)
+    b.ret()
+    return b.kernel
+)PY");
+  const PyBuilder* b = find(f, "build_x");
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(f.lists.size(), 1u);
+  const CppArgList& c = f.lists[0];
+  EXPECT_EQ(c.symbol, "x_signature");
+  ASSERT_EQ(c.args.size(), 3u);
+  EXPECT_EQ(c.args[0].name, "q_ptr");
+  EXPECT_EQ(c.args[0].kind, "global_buffer");
+  EXPECT_EQ(c.args[1].size, 4u);
+  EXPECT_EQ(c.args[2].name, "w");
+  EXPECT_EQ(c.args[2].size, 8u);
+  EXPECT_TRUE(c.args[2].conditional);
+  EXPECT_EQ(c.args[2].condition, "spec.wide");
+  EXPECT_FALSE(c.args[1].conditional);
+  EXPECT_EQ(compareCopy(*b, c).outcome, Comparison::Outcome::Agree);
 }
 
 TEST(PythonFacts, ExtendWithDictEntries) {
@@ -659,8 +710,8 @@ def reduce_signature(spec):
   EXPECT_EQ(a[3].size, 0u);
   EXPECT_TRUE(a[4].conditional);
   EXPECT_EQ(a[4].condition, "spec.with_lse");
-  EXPECT_EQ(a[0].range.line, 7u);  // the dict element
-  EXPECT_EQ(a[0].range.col, 8u);
+  EXPECT_EQ(a[0].range.line, 7u);  // the entry's name
+  EXPECT_EQ(a[0].range.col, 17u);
 }
 
 TEST(PythonFacts, CallsDirectlyOnATree) {

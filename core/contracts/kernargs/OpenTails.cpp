@@ -42,20 +42,9 @@ std::vector<std::string> hookNotes(const PyBuilder& builder, const PyAbi& abi) {
   for (const PyHook& h : builder.hooks) {
     if (h.function != abi.origin) continue;  // a hook of another list (another body)
     std::string at = h.after.empty() ? "before its first argument" : absl::StrCat("after ", h.after);
-    std::string who = h.given == PyHook::Given::ByCaller ? "builder" : h.function;
-    std::string lead = absl::StrCat(who, " has a hook ", h.name, ", called with the IRBuilder ", at,
-                                    ", that can insert arguments there");
-    switch (h.given) {
-      case PyHook::Given::NotPassed:
-        out.push_back(absl::StrCat(lead, "; ", h.entry, " calls it without one, so the list is its b.param calls"));
-        break;
-      case PyHook::Given::Passed:
-        out.push_back(absl::StrCat(lead, "; ", h.entry, " passes one: arguments it inserts ", at, " are not compared"));
-        break;
-      case PyHook::Given::ByCaller:
-        out.push_back(absl::StrCat(lead, " (compared: its b.param calls, what a caller passing no hook declares)"));
-        break;
-    }
+    out.push_back(absl::StrCat("builder has a hook ", h.name, ", called with the IRBuilder ", at,
+                               ", that can insert arguments there (compared: its b.param calls, what a caller "
+                               "passing no hook declares)"));
   }
   return out;
 }

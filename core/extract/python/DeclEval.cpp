@@ -33,8 +33,9 @@ AV fromKnown(const Value& v) {
       return a;
     case VK::PtrCtor: return AV::of(K::PtrCtor);
     case VK::IRBuilderCtor: return AV::of(K::BuilderCtor);
-    default: return AV::unknown("a rocKE name it does not model");
+    case VK::SigCtor: return AV::of(K::SigCtor);
   }
+  return AV::unknown("a rocKE name it does not model");
 }
 
 }  // namespace
@@ -107,6 +108,12 @@ AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
     DPath none;
     try {
       out = expr(b.value, mf, none, d + 1);
+    } catch (const DStop& s) {
+      m->busy[n] = false;
+      if (!s.depth) throw;
+      // A chain of module-level names deeper than the limit: this name is unknown, and why; the
+      // function reading it goes on (a short chain beside it still resolves).
+      out = AV::unknown("'" + n + "' is bound through " + s.why);
     } catch (...) {
       m->busy[n] = false;
       throw;
@@ -140,7 +147,7 @@ AV DeclEval::Impl::symOf(TSNode e, const AV& v, DFrame& f) {
 
 AV DeclEval::Impl::expr(TSNode e, DFrame& f, DPath& p, int d) {
   step();
-  if (d > kMaxVisitDepthEval) throw DStop{"expressions nested deeper than " + std::to_string(kMaxVisitDepthEval)};
+  if (d > kMaxVisitDepthEval) throw DStop{"expressions nested deeper than " + std::to_string(kMaxVisitDepthEval), true};
   std::string_view ty = type(e);
   if (ty == "identifier") return lookup(text(f, e), f, p, d);
   if (ty == "attribute") return attribute(e, f, p, d);
@@ -210,8 +217,9 @@ AV DeclEval::Impl::attrOf(const AV& obj, const std::string& attr, TSNode e, DFra
   switch (obj.k) {
     case K::Instance:
     case K::Class: return classMember(obj, attr, e, f, d);
+    case K::Sig:
     case K::Builder: {
-      AV m = AV::of(attr == "param" ? K::ParamMethod : K::Method);
+      AV m = AV::of(obj.k == K::Builder && attr == "param" ? K::ParamMethod : K::Method);
       m.s = attr;
       m.self = std::make_shared<AV>(obj);
       return m;
@@ -256,6 +264,9 @@ AV DeclEval::Impl::attrOf(const AV& obj, const std::string& attr, TSNode e, DFra
       out.s = obj.s + "." + attr;
       return out;
     }
+    case K::Unknown:
+      if (obj.prefix.empty()) break;
+      [[fallthrough]];  // a string whose start is known
     case K::Str:
     case K::List:
     case K::Dict:
@@ -296,7 +307,10 @@ AV DeclEval::Impl::string(TSNode e, DFrame& f, DPath& p, int d) {
     std::string out;
     for (TSNode part : namedChildren(e)) {
       AV v = string(part, f, p, d + 1);
-      if (v.k != K::Str) return v;
+      if (v.k != K::Str) {
+        v.prefix = out + v.prefix;
+        return v;
+      }
       out += v.s;
     }
     return AV::str(std::move(out), rangeOf(e));
@@ -330,7 +344,11 @@ AV DeclEval::Impl::string(TSNode e, DFrame& f, DPath& p, int d) {
       AV v = expr(field(ch, "expression"), f, p, d + 1);
       if (v.k == K::Str) out += v.s;
       else if (v.k == K::Int) out += std::to_string(v.i);
-      else return AV::unknown("an f-string over " + clip(text(f, field(ch, "expression")), 60));
+      else {
+        AV u = AV::unknown("an f-string over " + clip(text(f, field(ch, "expression")), 60));
+        u.prefix = out + v.prefix;  // its start is known
+        return u;
+      }
     }
     if (out.size() > DeclEval::kMaxItems) throw DStop{"a string longer than the size limit"};
   }
@@ -418,6 +436,11 @@ AV DeclEval::Impl::binary(TSNode e, DFrame& f, DPath& p, int d) {
   if (op == "+" && a.k == K::Str && b.k == K::Str) {
     if (a.s.size() + b.s.size() > DeclEval::kMaxItems) throw DStop{"a string longer than the size limit"};
     return AV::str(a.s + b.s);
+  }
+  if (op == "+" && ((a.k == K::Str && (b.k == K::Unknown || b.k == K::Sym)) || (a.k == K::Unknown && !a.prefix.empty()))) {
+    AV u = a.k == K::Unknown ? a : b.k == K::Unknown ? b : AV::unknown("a string joined with " + clip(b.s, 60));
+    u.prefix = a.k == K::Str ? a.s + b.prefix : a.prefix;  // its start is known
+    return u;
   }
   if (op == "+" && a.isSeq() && a.k == b.k) {
     if (a.items->size() + b.items->size() > DeclEval::kMaxItems) throw DStop{"a sequence longer than the size limit"};

@@ -32,7 +32,8 @@ struct ModIndex;
 // An abstract value.
 struct AV {
   enum class K { Unknown, None, Bool, Int, Str, List, Tuple, Dict, Type, PtrCtor, BuilderCtor, Builder,
-                 ParamMethod, Func, Partial, Imported, Sym, Builtin, Method, Instance, Class };
+                 ParamMethod, Func, Partial, Imported, Sym, Builtin, Method, Instance, Class,
+                 SigCtor, Sig };  // SignatureBuilder and one (its entries in items, shared)
   K k = K::Unknown;
   long long i = 0;
   std::string s;        // Str: value; Unknown: why; Imported: "module:attr"; Builtin/Method: name; Sym: text
@@ -51,6 +52,9 @@ struct AV {
                                                        // attributes (shared, as Python objects are)
   bool lib = false;  // Unknown: a value of rocKE's IR library (an object it made, what it returned):
                      // calling it emits code, it declares no argument
+  // Unknown: a string whose start is known and the rest not (`f"ptr<{spec.dtype}, global>"`): its
+  // known start ("ptr<"), which decides `startswith` and a type string's kind.
+  std::string prefix;
   bool selfInClosure = false;  // Func: the entry of its own closure that names it (held without the
                                // pointer, which would be a cycle no reference count frees)
 
@@ -111,6 +115,7 @@ struct ModIndex {
   // text of a function of this module they name: a conservative filter (never misses one that
   // does) that keeps the evaluator off the rest of a 4,000-line module on a keystroke.
   std::set<std::string> declaring, building;
+  std::set<std::string> signing;  // may return argument entries (DeclEval::maySign)
   // Functions whose text returns and names a function the evaluation cannot see (`unseen`): they
   // may return another module's kernel (a dispatch), so they are evaluated though they hold no
   // IRBuilder.
@@ -144,6 +149,19 @@ struct DeclResult {
   // The first `<x>.param(...)` call whose receiver the evaluation could not know, and why: a
   // function that declares nothing but reached one is "not read" (never an empty list).
   std::string missed;
+  // Parameters of the entry called with the IRBuilder before a declaration (hooks: what a caller
+  // passes there can insert arguments; the lists are what a caller passing none declares).
+  std::vector<PyHook> hooks;
+  // What it returned, when that is a list of argument entries (`{"name": .., "type": ..}` dicts,
+  // what SignatureBuilder's chain builds): a restatement of an argument list.
+  std::vector<KernelArg> entries;
+  bool returnsEntries = false;
+  bool madeSignature = false;  // it made a SignatureBuilder
+  // Where the names of its declarations are written (a builder that takes its names from a
+  // signature function reads them there: that function is the list's definition, not a copy).
+  std::vector<SourceRange> nameSources;
+  // The module's functions the evaluation ran (their definitions): the builder's code.
+  std::vector<TSNode> ran;
 };
 
 // What a function returns when called with no arguments (its defaults), run whole.
@@ -165,6 +183,9 @@ class DeclEval {
   bool mayDeclare(const std::string& name);
   bool mayBuild(const std::string& name);
   bool mayDispatch(const std::string& name);
+  // Can it return argument entries (its text, or a module function's it names, makes a
+  // SignatureBuilder or writes a "name" key)?
+  bool maySign(const std::string& name);
   const ModIndex& module() const { return *root_; }
   // Runs the module-level function `name` called with no arguments: its parameters take their
   // defaults, every statement runs (no builder's tail is left out, no callee budget), under the

@@ -225,7 +225,9 @@ AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, 
     else if (n == "extend" && pos.size() == 1) {
       bool ok = false;
       std::vector<AV> add = elementsOf(pos[0], &ok);
-      if (!ok) return AV::unknown("extended by an unknown sequence");
+      // Extended by elements it does not know: one unknown element stands for them (and says
+      // so where the list is used), never a list silently shorter.
+      if (!ok) add = {AV::unknown(pos[0].k == K::Unknown && !pos[0].s.empty() ? pos[0].s : "extended by a sequence not known")};
       for (AV& a : add) self.items->push_back(tagged(a, p.conds));
     } else if (n == "insert" && pos.size() == 2 && pos[0].k == K::Int) {
       long long at = std::clamp<long long>(pos[0].i, 0, self.items->size());
@@ -260,6 +262,15 @@ AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, 
     if (n == "copy") return AV::seq(K::Dict, *self.items);
     return AV::unknown("dict." + n);
   }
+  if (self.k == K::Unknown && (n == "startswith") && pos.size() == 1 && pos[0].k == K::Str) {
+    // A string whose start is known: decided when the start covers the argument or differs from it.
+    const std::string &a = pos[0].s, &pre = self.prefix;
+    size_t common = std::min(a.size(), pre.size());
+    if (a.compare(0, common, pre, 0, common) != 0) return AV::boolean(false);
+    if (a.size() <= pre.size()) return AV::boolean(true);
+    return AV::unknown("startswith of a string known only to start " + clip(pre, 40));
+  }
+  if (self.k == K::Unknown) return AV::unknown("str." + n + " of a string not known");
   if (self.k == K::Str) {
     if (n == "format") {
       bool ok = false;
@@ -321,13 +332,6 @@ AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, 
       bool r = a.size() <= self.s.size() &&
                (n == "startswith" ? self.s.compare(0, a.size(), a) == 0 : self.s.compare(self.s.size() - a.size(), a.size(), a) == 0);
       return AV::boolean(r);
-    }
-    if (n == "replace" && pos.size() == 2 && pos[0].k == K::Str && pos[1].k == K::Str && !pos[0].s.empty()) {
-      std::string s = self.s, out;
-      for (size_t i = 0; i < s.size();)
-        if (s.compare(i, pos[0].s.size(), pos[0].s) == 0) out += pos[1].s, i += pos[0].s.size();
-        else out += s[i++];
-      return AV::str(out);
     }
     return AV::unknown("str." + n);
   }

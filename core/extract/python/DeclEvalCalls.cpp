@@ -43,6 +43,8 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
     if (declaring) throw DStop{"calls nested deeper than " + std::to_string(DeclEval::kMaxDepth)};
     return AV::unknown("a call past the depth limit");
   }
+  if (fn.mod == root && std::none_of(ran.begin(), ran.end(), [&](TSNode n) { return n.id == id; }))
+    ran.push_back(fn.def);
   bool asEntry = tailCall != nullptr && at.id == tailCall;  // `return fn(...)` at the entry
   if (asEntry) tailCall = nullptr;
   DFrame cf;
@@ -159,6 +161,9 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
 
 void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at, DFrame& f, DPath& p) {
   declares = true;
+  for (PyHook& h : pendingHooks)  // a hook with a declaration after it: it can insert arguments there
+    if (std::find(hooks.begin(), hooks.end(), h) == hooks.end()) hooks.push_back(std::move(h));
+  pendingHooks.clear();
   if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
     p.tailHelper = std::move(p.pendingHelper);
     p.tailCall = std::move(p.pendingCall);
@@ -192,6 +197,7 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   };
   if (name && name->k == K::Str) {
     a.name = name->s;
+    nameSources.push_back(name->at);
   } else if (name) {
     a.name = srcOf(0, {"name"});
     unresolve("parameter name '" + clip(a.name, 80) + "' is not a literal string" + why(*name, a.name));
@@ -242,6 +248,7 @@ DeclEval::~DeclEval() = default;
 bool DeclEval::mayDeclare(const std::string& name) { return root_->declaring.count(name) > 0; }
 bool DeclEval::mayBuild(const std::string& name) { return root_->building.count(name) > 0; }
 bool DeclEval::mayDispatch(const std::string& name) { return root_->dispatching.count(name) > 0; }
+bool DeclEval::maySign(const std::string& name) { return root_->signing.count(name) > 0; }
 
 long DeclEval::stepsTaken() const { return impl_->steps; }
 
@@ -283,6 +290,15 @@ DeclResult DeclEval::run(const std::string& name) {
   I.declares = false;
   I.missed.clear();
   I.stack.clear();
+  I.entryParams.clear();
+  I.pendingHooks.clear();
+  I.hooks.clear();
+  I.madeSignature = false;
+  I.nameSources.clear();
+  I.ran.clear();
+  // A function that declares nothing and may return argument entries is read for its value: its
+  // callees run whole (the entries are often built by helpers), under the step limit.
+  I.wholeValues = !mayDeclare(name) && maySign(name);
   DFrame f;
   f.mod = root_;
   f.entry = true;
@@ -292,6 +308,7 @@ DeclResult DeclEval::run(const std::string& name) {
     if (ty == "typed_parameter") nameNode = namedChildren(prm)[0];
     if (!is(nameNode, "identifier")) continue;
     std::string n(root_->t->text(nameNode));
+    I.entryParams.insert(n);
     f.env[n] = symName(n);  // what the callers pass: symbolic (an IRBuilder given is a helper's, not a builder's)
     if (f.env.size() == 1 && name.find('.') != std::string::npos) {  // a method's receiver
       AV self = AV::of(K::Instance);
@@ -315,6 +332,12 @@ DeclResult DeclEval::run(const std::string& name) {
   }
   out.declares = I.declares;
   out.missed = I.missed;
+  I.wholeValues = false;
+  out.hooks = I.hooks;
+  for (PyHook& h : out.hooks) h.function = name;
+  out.madeSignature = I.madeSignature;
+  out.nameSources = I.nameSources;
+  out.ran = I.ran;
   for (auto& [k, v] : f.env) out.builds = out.builds || v.k == K::Builder;
   for (auto& r : f.returns) out.builds = out.builds || !r.first.origin.empty() || r.second.k == K::Builder;
   if (!out.declares && out.missed.empty() && out.builds && out.stopped.empty()) {
@@ -332,6 +355,8 @@ DeclResult DeclEval::run(const std::string& name) {
                    "), which the evaluation did not reach";
   }
   if (!out.stopped.empty()) return out;
+  for (auto& r : f.returns)
+    if (!out.returnsEntries) out.returnsEntries = entriesOf(r.second, out.entries);
   // The builder's own list first (a path that returned no call of the module's functions), then
   // the others in program order; a path that declared nothing and went to no function is left out.
   auto own = std::find_if(f.returns.begin(), f.returns.end(), [](auto& r) { return r.first.origin.empty(); });

@@ -3,6 +3,7 @@
 // calls, declarations, the entry).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,7 @@ enum class DFlow { Next, Return, Break, Continue, Raise };
 
 struct DStop {
   std::string why;
+  bool depth = false;  // expressions nested past the depth limit (a module binding makes that unknown)
 };
 
 // A function that cannot declare ran past its own budget: its value is unknown, nothing else.
@@ -94,6 +96,12 @@ struct DeclEval::Impl {
   const void* tailCall = nullptr;   // the call node
   bool tailRaised = false;          // its last path raised
   std::string tailOrigin;           // the function its last path returned (a dispatch's target)
+  std::set<std::string> entryParams;  // the entry's parameters (a hook is one called with the IRBuilder)
+  // Hooks called on a path with no declaration after them yet, and those a declaration followed.
+  std::vector<PyHook> pendingHooks, hooks;
+  bool madeSignature = false;             // a SignatureBuilder was made
+  std::vector<SourceRange> nameSources;   // DeclResult::nameSources
+  std::vector<TSNode> ran;                // DeclResult::ran
   std::string missed;  // the first `.param` call on a receiver not known (DeclResult::missed)
   bool wholeValues = false;  // callWithDefaults: every callee runs whole, under the step limit
   std::string lastRaise;     // the `raise` statement a path last reached, as written
@@ -187,6 +195,9 @@ struct DeclEval::Impl {
   AV builtin(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, TSNode at,
              DFrame& f, DPath& p, int d);
   AV method(const AV& m, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, DFrame& f, DPath& p);
+  // DeclEvalSignatures.cpp: SignatureBuilder's `ptr`, `scalar`, `extend`, `build`.
+  AV signatureMethod(const AV& m, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, TSNode at,
+                     DFrame& f, DPath& p);
   void declare(const std::vector<AV>& pos, const std::vector<std::pair<std::string, AV>>& kw, TSNode at, DFrame& f,
                DPath& p);
   // Joins the paths of an `if` whose branches both went on (then's declarations first).
@@ -219,5 +230,8 @@ AV tagged(AV v, const std::vector<Guard>& conds);
 // The elements a `for` over the value visits (a dict's keys, a string's characters); *ok false
 // when they are not known.
 std::vector<AV> elementsOf(const AV& v, bool* ok);
+// A returned value as argument entries: a list (or a SignatureBuilder) whose every element is a
+// dict with a "name" key; false when it is not one.
+bool entriesOf(const AV& v, std::vector<KernelArg>& out);
 
 }  // namespace impact::pyextract

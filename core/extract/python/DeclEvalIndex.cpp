@@ -115,6 +115,7 @@ void textClosure(ModIndex& m, const std::vector<std::string>& importedDeclaring)
   for (const std::string& n : m.unseen) seeds.push_back(n);
   m.declaring = closureOf(m, seeds);
   m.building = closureOf(m, {"IRBuilder"});
+  m.signing = closureOf(m, {"SignatureBuilder", "\"name\"", "'name'"});
   // A function that returns and names an imported module or function (an unseen one: `dispatching`),
   // or names such a function of this module (`return _impl(spec)` where `_impl` returns
   // `_conv.build(...)`): it may return another module's kernel.

@@ -518,6 +518,11 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       if (fn.self) pos.insert(pos.begin(), *fn.self);  // a bound method
       return invoke(fn, std::move(pos), std::move(kw), at, f, p, d);
     case K::BuilderCtor: return AV::of(K::Builder);
+    case K::SigCtor: {
+      madeSignature = true;
+      AV s = AV::seq(K::Sig, {});
+      return s;
+    }
     case K::PtrCtor: {
       AV t = AV::of(K::Type);
       t.kind = "global_buffer";
@@ -531,7 +536,9 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
     }
     case K::Builtin: return builtin(fn.s, pos, kw, at, f, p, d);
     case K::Class: return instantiate(fn, std::move(pos), std::move(kw), at, f, p, d);
-    case K::Method: return method(fn, pos, kw, f, p);
+    case K::Method:
+      if (fn.self && fn.self->k == K::Sig) return signatureMethod(fn, pos, kw, at, f, p);
+      return method(fn, pos, kw, f, p);
     case K::Imported: {  // a function of a module this evaluation was not given: not followed
       // With the tree's modules given, one that is not among them and is given the IRBuilder may
       // declare from here on: the list is open there (rocKE's platform package, `rocke.`, is the
@@ -541,6 +548,7 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       for (auto& [k, a] : kw) given = given || a.k == K::Builder;
       auto [mod, name] = importedFunction(fn);
       if (given && mayHoldDeclaringHelpers(mod) && p.tailHelper.empty()) {
+        declares = true;  // what it declares is not known here: the list is open at it
         p.tailHelper = name;
         p.tailModule = modulePathOf(mod);
         p.tailCall = std::string(text(f, at)).substr(0, 200);  // as the body reader keeps it
@@ -557,6 +565,13 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       for (const AV& a : pos) given = given || a.k == K::Builder;
       for (auto& [k, a] : kw) given = given || a.k == K::Builder;
       std::string callee = clip(text(f, field(at, "function")), 60);
+      if (given && fn.k == K::Sym && fn.g && !fn.g->empty() && fn.g->nodes[fn.g->root].op == GuardNode::Op::Name &&
+          entryParams.count(fn.g->nodes[fn.g->root].text)) {
+        PyHook h;  // the entry's parameter, called with the IRBuilder: what a caller passes declares here
+        h.name = fn.g->nodes[fn.g->root].text;
+        if (!p.decls.empty()) h.after = p.decls.back().first.name;
+        if (std::find(pendingHooks.begin(), pendingHooks.end(), h) == pendingHooks.end()) pendingHooks.push_back(h);
+      }
       if (given && fn.k == K::Unknown && !fn.lib && p.tailHelper.empty() && p.pendingHelper.empty()) {
         p.pendingHelper = callee + " (a call it cannot follow: " + (fn.s.empty() ? "not known" : fn.s) + ")";
         p.pendingCall = std::string(text(f, at)).substr(0, 200);

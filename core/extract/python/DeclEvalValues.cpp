@@ -99,6 +99,8 @@ bool truthKnown(const AV& v, bool* truth) {
     case K::PtrCtor:
     case K::BuilderCtor:
     case K::Builder:
+    case K::SigCtor:
+    case K::Sig:
     case K::ParamMethod:
     case K::Func:
     case K::Partial:
@@ -127,7 +129,9 @@ bool sameAV(const AV& a, const AV& b) {
     case K::Sym: return guardKey(*a.g) == guardKey(*b.g);
     case K::Builder:
     case K::BuilderCtor:
+    case K::SigCtor:
     case K::PtrCtor: return true;
+    case K::Sig: return a.items == b.items;
     case K::Func: return ts_node_eq(a.def, b.def);
     case K::Imported:
     case K::Builtin: return a.s == b.s;

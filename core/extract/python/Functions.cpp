@@ -31,14 +31,4 @@ void collectFunctions(const SyntaxTree& t, TSNode n, const std::string& cls, std
   }
 }
 
-bool isBuiltinCall(std::string_view n) {
-  static const std::string_view kBuiltins[] = {
-      "int", "float", "str", "bool", "len", "tuple", "list", "dict", "set", "max", "min", "sorted",
-      "getattr", "isinstance", "range", "sum", "any", "all", "abs", "round", "type", "super", "print",
-      "repr", "hash", "id", "iter", "next", "zip", "enumerate", "map", "filter", "frozenset", "object"};
-  for (auto b : kBuiltins)
-    if (b == n) return true;
-  return false;
-}
-
 }  // namespace impact::pyextract

@@ -18,7 +18,5 @@ struct Fn {
 };
 
 void collectFunctions(const SyntaxTree& t, TSNode n, const std::string& cls, std::vector<Fn>& out, int depth);
-// A Python builtin (`int`, `len`, ...): a return of one is no builder call.
-bool isBuiltinCall(std::string_view n);
 
 }  // namespace impact::pyextract

@@ -3,7 +3,7 @@
 
 #include <iterator>
 
-#include "extract/python/BuilderExtractor.h"
+#include "extract/python/ModuleBuilders.h"
 #include "extract/python/ModuleSymbols.h"
 #include "extract/python/NameLists.h"
 #include "extract/python/Nodes.h"
@@ -13,10 +13,9 @@ namespace impact {
 void extractPython(const SyntaxTree& tree, FileFacts& out) {
   pyextract::ChildListing listing;  // every walk below lists a node's children once
   try {
-    pyextract::BuilderExtractor m(tree);
     std::vector<PyBuilder> found;
     std::vector<CppArgList> copies;
-    m.run(found, copies);
+    pyextract::extractBuilders(tree, found, copies);
     out.builders.insert(out.builders.end(), std::make_move_iterator(found.begin()),
                         std::make_move_iterator(found.end()));
     out.lists.insert(out.lists.end(), std::make_move_iterator(copies.begin()), std::make_move_iterator(copies.end()));
