@@ -451,6 +451,65 @@ def build_y(spec):
   EXPECT_NE(y->abis[0].args[0].unresolvedReason.find("a while loop"), std::string::npos);
 }
 
+// Enum members iterated and named, a starred unpacking, a property, and a dict written under a key
+// it cannot know (every value it held is then unknown, never a stale one read as known): each
+// read as Python runs it. Before stop 36 the first three were unresolved arguments and the last a
+// silently wrong type.
+TEST(DeclEval, EnumsStarredUnpackingPropertiesAndWritesUnderUnknownKeys) {
+  auto f = run(R"PY(
+import enum
+
+
+class Ptr(enum.Enum):
+    Q = "q_ptr"
+    O = "o_ptr"
+
+
+class Gen:
+    elem = BF16
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    @property
+    def ptr(self):
+        return PtrType(self.elem, "global")
+
+    def build(self):
+        b = IRBuilder("g")
+        b.param(Ptr.Q.value, self.ptr)
+        b.param(Ptr.O.value, self.ptr)
+        first, *rest = ("scale", "n")
+        b.param(first, F32)
+        for r in rest:
+            b.param(r, I32)
+        return b.finish()
+
+
+def build_x(spec):
+    return Gen(spec).build()
+
+
+def build_y(spec):
+    b = IRBuilder("y")
+    for p in Ptr:
+        b.param(p.value, PtrType(BF16, "global"))
+    types = {"scale": F32, "n": I32}
+    types[spec.which] = I32
+    b.param("scale", types["scale"])
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+  const PyBuilder* y = find(f, "build_y");
+  ASSERT_NE(y, nullptr);
+  ASSERT_EQ(y->abis.at(0).args.size(), 3u);
+  EXPECT_EQ(y->abis[0].args[0].name, "q_ptr");
+  EXPECT_EQ(y->abis[0].args[1].name, "o_ptr");
+  EXPECT_FALSE(y->abis[0].args[2].resolved);  // types["scale"] may be I32 now
+  EXPECT_NE(y->abis[0].args[2].unresolvedReason.find("changed by types[spec.which]"), std::string::npos)
+      << y->abis[0].args[2].unresolvedReason;
+}
+
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know
 // is not read, and says which call and why: never an empty list, never left out.
 TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {

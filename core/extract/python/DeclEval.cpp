@@ -216,7 +216,7 @@ AV DeclEval::Impl::attrOf(const AV& obj, const std::string& attr, TSNode e, DFra
   (void)p;
   switch (obj.k) {
     case K::Instance:
-    case K::Class: return classMember(obj, attr, e, f, d);
+    case K::Class: return classMember(obj, attr, e, f, p, d);
     case K::Sig:
     case K::Builder: {
       AV m = AV::of(obj.k == K::Builder && attr == "param" ? K::ParamMethod : K::Method);

@@ -50,7 +50,8 @@ std::string formatStr(const std::string& fmt, const std::vector<AV>& pos, const 
 
 AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw, TSNode at, DFrame& f, DPath& p,
                            int d) {
-  (void)d;
+  if (name != "isinstance" && name != "getattr" && name != "super")
+    for (AV& a : pos) a = iterated(a, d);  // `list(Arg)`, `enumerate(Arg)`: an enum's members
   auto ints = [&](size_t n) {
     if (pos.size() < n) return false;
     for (const AV& a : pos)

@@ -95,7 +95,53 @@ std::vector<std::pair<std::string, TSNode>> DeclEval::Impl::recordFields(const A
   return out;
 }
 
-AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, int d) {
+std::optional<std::vector<AV>> DeclEval::Impl::enumMembers(const AV& cls, int d) {
+  if (cls.k != K::Class || !cls.mod) return std::nullopt;
+  auto it = cls.mod->classes.find(cls.s);
+  if (it == cls.mod->classes.end()) return std::nullopt;
+  bool isEnum = false;
+  DFrame mf;
+  mf.mod = cls.mod;
+  DPath none;
+  for (TSNode b : namedChildren(field(it->second, "superclasses"))) {
+    if (is(b, "keyword_argument") || is(b, "comment")) continue;
+    AV base = expr(b, mf, none, d + 1);
+    for (const char* e : {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
+      isEnum = isEnum || (base.k == K::Imported && (base.s == std::string("enum:") + e || base.s == std::string("enum.") + e));
+  }
+  if (!isEnum) return std::nullopt;
+  std::vector<AV> out;
+  for (TSNode st : namedChildren(field(it->second, "body"))) {
+    if (!is(st, "expression_statement")) continue;
+    for (TSNode a : namedChildren(st)) {
+      TSNode left = field(a, "left"), right = field(a, "right");
+      if (!is(a, "assignment") || !is(left, "identifier") || ts_node_is_null(right)) continue;
+      std::string name(cls.mod->t->text(left));
+      if (name.starts_with("_")) continue;
+      AV m = AV::of(K::Instance);
+      m.s = cls.s;
+      m.mod = cls.mod;
+      m.closure = newObject();
+      (*m.closure)["name"] = AV::str(name, rangeOf(left));
+      (*m.closure)["value"] = expr(right, mf, none, d + 1);
+      out.push_back(std::move(m));
+      if (out.size() > DeclEval::kMaxItems) throw DStop{"an enum larger than the size limit"};
+    }
+  }
+  return out;
+}
+
+AV DeclEval::Impl::iterated(const AV& v, int d) {
+  if (v.k != K::Class) return v;
+  if (auto ms = enumMembers(v, d)) return AV::seq(K::List, std::move(*ms));
+  return v;
+}
+
+AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, DPath& p, int d) {
+  if (obj.k == K::Class)  // an enum's member (`Arg.LHS`): the member, its `name` and `value`
+    if (auto ms = enumMembers(obj, d))
+      for (const AV& m : *ms)
+        if ((*m.closure)["name"].s == attr) return m;
   if (obj.k == K::Instance && obj.closure)
     if (auto it = obj.closure->find(attr); it != obj.closure->end()) return it->second;
   if (!obj.mod) return AV::unknown("the attribute " + clip(text(f, e), 60));  // a namedtuple's
@@ -114,6 +160,8 @@ AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e,
     } else if (obj.k == K::Instance) {
       AV self = obj;
       self.cls.clear();
+      if (decoratedWith(*obj.mod->t, m.def, "property") || decoratedWith(*obj.mod->t, m.def, "cached_property"))
+        return invoke(m, {self}, {}, e, f, p, d + 1);
       m.self = std::make_shared<AV>(self);
     }
     return m;

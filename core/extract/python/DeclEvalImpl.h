@@ -3,6 +3,7 @@
 // calls, declarations, the entry).
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -142,12 +143,18 @@ struct DeclEval::Impl {
   std::vector<std::pair<std::string, TSNode>> recordFields(const AV& cls);
   // `obj.attr` of an instance (its attributes, then its class's) or a class: a method found
   // through the bases (bound to the instance; a staticmethod unbound, a classmethod bound to the
-  // class), else a class attribute.
-  AV classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, int d);
+  // class), else a class attribute; a property (`@property`, `@functools.cached_property`) of an
+  // instance is its getter's value.
+  AV classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, DPath& p, int d);
   // Calling a class: a record binds its fields; otherwise `__init__` (found through the bases)
   // runs with the new instance.
   AV instantiate(const AV& cls, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
                  DPath& p, int d);
+  // The members of an enum class of the module (a base that is the standard library's `Enum`,
+  // `IntEnum`, `StrEnum`, `Flag` or `IntFlag`), in order: instances with `name` and `value`.
+  std::optional<std::vector<AV>> enumMembers(const AV& cls, int d);
+  // What iterating the value visits, when that is not its elements: an enum class's members.
+  AV iterated(const AV& v, int d);
   // `super()` in a method: the instance, looked up from the class after the method's own.
   AV superOf(const DFrame& f);
   AV string(TSNode e, DFrame& f, DPath& p, int d);

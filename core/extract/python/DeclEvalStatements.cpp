@@ -366,7 +366,7 @@ void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size
 
 DFlow DeclEval::Impl::forStatement(TSNode s, DFrame& f, DPath& p, int d) {
   TSNode right = field(s, "right");
-  AV it = expr(right, f, p, d + 1);
+  AV it = iterated(expr(right, f, p, d + 1), d);
   DFlow fl = loop(field(s, "body"), field(s, "left"), it, clip(text(f, right), 60), f, p, d);
   if (fl == DFlow::Next)
     for (TSNode part : namedChildren(s))
@@ -407,16 +407,36 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
   }
   if (ty == "pattern_list" || ty == "tuple_pattern" || ty == "list_pattern" || ty == "tuple" || ty == "list" ||
       ty == "expression_list" || ty == "parenthesized_expression") {
-    auto kids = namedChildren(target);
-    bool ok = (v.isSeq() || (v.k == K::Instance && v.items)) && v.items->size() == kids.size();
+    std::vector<TSNode> kids;
+    for (TSNode k : namedChildren(target))
+      if (!is(k, "comment")) kids.push_back(k);
+    bool ok = false;
+    std::vector<AV> els = elementsOf(v, &ok);
+    // `x, *rest = seq`: the starred target takes what the others leave, as a list.
+    size_t star = kids.size();
     for (size_t i = 0; i < kids.size(); ++i)
-      assign(kids[i], ok ? (*v.items)[i] : AV::unknown("unpacked from " + clip(text(f, target), 40)), f, p, d);
+      if (is(kids[i], "list_splat_pattern") || is(kids[i], "list_splat")) star = i;
+    size_t fixed = kids.size() - (star < kids.size() ? 1 : 0);
+    ok = ok && (star < kids.size() ? els.size() >= fixed : els.size() == kids.size());
+    AV unknown = AV::unknown("unpacked from " + clip(text(f, target), 40));
+    for (size_t i = 0, at = 0; i < kids.size(); ++i) {
+      if (i == star) {
+        size_t n = ok ? els.size() - fixed : 0;
+        TSNode inner = namedChildren(kids[i]).empty() ? kids[i] : namedChildren(kids[i])[0];
+        assign(inner, ok ? AV::seq(K::List, std::vector<AV>(els.begin() + at, els.begin() + at + n)) : unknown, f, p, d);
+        at += n;
+        continue;
+      }
+      assign(kids[i], ok ? els[at] : unknown, f, p, d);
+      ++at;
+    }
     return;
   }
   if (ty == "subscript") {
     AV obj = expr(field(target, "value"), f, p, d + 1);
     AV key = expr(field(target, "subscript"), f, p, d + 1);
-    if (obj.k == K::Dict) {
+    bool keyKnown = key.k != K::Unknown && key.k != K::Sym;
+    if (obj.k == K::Dict && keyKnown) {
       for (size_t i = 0; i + 1 < obj.items->size(); i += 2)
         if (sameAV((*obj.items)[i], key)) {
           (*obj.items)[i + 1] = v;
@@ -426,6 +446,13 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
       obj.items->push_back(v);
     } else if (obj.k == K::List && key.k == K::Int && key.i >= 0 && size_t(key.i) < obj.items->size()) {
       (*obj.items)[key.i] = v;
+    } else if ((obj.k == K::Dict || obj.k == K::List) && !keyKnown) {
+      // Which element changed is not known: every one may have (a dict may have a key more), so
+      // none keeps a value a later read would take as known.
+      AV changed = AV::unknown("changed by " + clip(text(f, target), 60) + " = ...");
+      for (size_t i = obj.k == K::Dict ? 1 : 0; i < obj.items->size(); i += obj.k == K::Dict ? 2 : 1)
+        (*obj.items)[i] = changed;
+      if (obj.k == K::Dict) obj.items->push_back(changed), obj.items->push_back(changed);
     }
   }
   if (ty == "attribute") {  // `self.b = b`: an attribute of an instance of the module's classes

@@ -329,7 +329,7 @@ AV DeclEval::Impl::comprehension(TSNode e, DFrame& f, DPath& p, int d) {
       if (truth) run(at + 1);
       return;
     }
-    AV it = expr(field(c, "right"), inner, p, d + 1);
+    AV it = iterated(expr(field(c, "right"), inner, p, d + 1), d);
     if (it.k == K::Dict) {
       std::vector<AV> keys;
       for (size_t i = 0; i < it.items->size(); i += 2) keys.push_back((*it.items)[i]);
