@@ -510,6 +510,99 @@ def build_y(spec):
       << y->abis[0].args[2].unresolvedReason;
 }
 
+// The standard library's helpers a builder uses on its spec and tables run as Python runs them:
+// `dataclasses.replace` of the symbolic spec (the fields it sets known, the others the spec's),
+// `typing.cast`, `copy.copy` (a new list: appending to it leaves the table alone), `%(key)s`
+// formatting. Before stop 36 `spec2.wide` was a guard on a name no variant has, the cast and the
+// format unresolved.
+TEST(DeclEval, StandardLibraryHelpersRunAsPythonRunsThem) {
+  auto f = run(R"PY(
+import copy
+import dataclasses
+import typing
+from dataclasses import replace as dc_replace
+
+TABLE = [("q_ptr", PtrType(BF16, "global"))]
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    rows = copy.copy(TABLE)
+    rows.append(("o_ptr", PtrType(BF16, "global")))
+    for n, t in TABLE + rows[1:]:
+        b.param(n, t)
+    narrow = dataclasses.replace(spec, wide=False)
+    if not narrow.wide:
+        b.param("%(n)s" % {"n": "scale"}, typing.cast(typing.Any, F32))
+    if dc_replace(spec, wide=False).sinks:
+        b.param("sink_ptr", PtrType(F32, "global"))
+    b.param("n", I32)
+    return b.finish()
+)PY");
+  const PyBuilder* x = find(f, "build_x");
+  ASSERT_NE(x, nullptr);
+  std::vector<std::string> got = sig(x);
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(std::vector<std::string>(got.begin(), got.begin() + 3),
+            std::vector<std::string>(kExpected.begin(), kExpected.begin() + 3));
+  EXPECT_FALSE(x->abis[0].args[2].conditional);  // `not narrow.wide` is known: wide was set False
+  EXPECT_EQ(x->abis[0].args[3].name, "sink_ptr");
+  EXPECT_EQ(x->abis[0].args[3].condition, "spec.sinks");  // a field it did not set is the spec's
+  EXPECT_EQ(got[4], kExpected[3]);
+}
+
+// A generator of (name, type) pairs is the list of what it yields, each under the conditions it
+// was yielded in (`yield from` its elements); a name a nested function changes through `nonlocal`,
+// or a function through `global`, is not known after (never its old value read as known). Before
+// stop 36 the generator's loop declared one unresolved argument, and `c{count}` read `c0`.
+TEST(DeclEval, GeneratorsYieldTheirListAndNonlocalOrGlobalNamesAreNotKnown) {
+  auto f = run(R"PY(
+SUFFIX = "a"
+
+
+def _set_suffix():
+    global SUFFIX
+    SUFFIX = "b"
+
+
+def _args(spec):
+    yield "q_ptr", PtrType(BF16, "global")
+    if spec.sinks:
+        yield "sink_ptr", PtrType(F32, "global")
+    yield from (("o_ptr", PtrType(BF16, "global")), ("scale", F32))
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    for n, t in _args(spec):
+        b.param(n, t)
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+
+    bump()
+    b.param(f"c{count}", I32)
+    b.param("s_" + SUFFIX, I32)
+    return b.finish()
+)PY");
+  const PyBuilder* x = find(f, "build_x");
+  ASSERT_NE(x, nullptr);
+  std::vector<std::string> got = sig(x);
+  ASSERT_EQ(got.size(), 6u) << testing::PrintToString(got);
+  EXPECT_EQ(got[0], kExpected[0]);
+  EXPECT_EQ(got[1], "sink_ptr:global_buffer/8:f32 if spec.sinks");
+  EXPECT_EQ(got[2], kExpected[1]);
+  EXPECT_EQ(got[3], kExpected[2]);
+  EXPECT_FALSE(x->abis[0].args[4].resolved);
+  EXPECT_NE(x->abis[0].args[4].unresolvedReason.find("nonlocal count"), std::string::npos)
+      << x->abis[0].args[4].unresolvedReason;
+  EXPECT_FALSE(x->abis[0].args[5].resolved);
+  EXPECT_NE(x->abis[0].args[5].unresolvedReason.find("global SUFFIX"), std::string::npos)
+      << x->abis[0].args[5].unresolvedReason;
+}
+
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know
 // is not read, and says which call and why: never an empty list, never left out.
 TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {

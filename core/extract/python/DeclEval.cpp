@@ -22,6 +22,17 @@ const char* const kBuiltins[] = {"range", "len",     "list",     "tuple",      "
                                  "partial", "isinstance", "getattr", "bool",   "any",        "all",       "sum",
                                  "abs",   "print",   "frozenset", "namedtuple", "map",       "super"};
 
+// A function of the standard library the evaluator runs as a builtin: its key in `builtin`, or "".
+std::string stdlibFunction(const std::string& module, const std::string& attr) {
+  static const std::tuple<const char*, const char*, const char*> kFns[] = {
+      {"functools", "partial", "partial"},          {"collections", "namedtuple", "namedtuple"},
+      {"dataclasses", "replace", "dataclasses.replace"}, {"typing", "cast", "typing.cast"},
+      {"copy", "copy", "copy.copy"},                {"copy", "deepcopy", "copy.copy"}};
+  for (auto& [m, a, key] : kFns)
+    if (module == m && attr == a) return key;
+  return "";
+}
+
 AV fromKnown(const Value& v) {
   AV a;
   switch (v.k) {
@@ -52,9 +63,9 @@ AV DeclEval::Impl::imported(ModIndex* m, const std::string& n, const std::string
   if (auto k = knownName(attr.empty() ? n : attr)) {
     out = fromKnown(*k);
     out.typeText = n;
-  } else if ((attr == "partial" && from == "functools") || (attr == "namedtuple" && from == "collections")) {
+  } else if (std::string key = stdlibFunction(from, attr); !key.empty()) {
     out = AV::of(K::Builtin);
-    out.s = attr;
+    out.s = key;
   } else if (ModIndex* other = attr.empty() ? nullptr : moduleNamed(from)) {
     out = moduleBinding(other, attr, d + 1);
   } else if (attr.empty() || moduleNamed(from + "." + attr)) {
@@ -84,6 +95,7 @@ AV DeclEval::Impl::moduleBinding(ModIndex* m, const std::string& n, int d) {
     }
     return AV::unknown("'" + n + "' is never bound");
   }
+  if (m->globals.count(n)) return AV::unknown("'" + n + "' is assigned in a function (global " + n + ")");
   const ModIndex::Bind& b = bit->second;
   AV out;
   if (auto fit = m->fns.find(n); fit != m->fns.end() && b.count == 1) {
@@ -152,6 +164,7 @@ AV DeclEval::Impl::expr(TSNode e, DFrame& f, DPath& p, int d) {
   if (ty == "identifier") return lookup(text(f, e), f, p, d);
   if (ty == "attribute") return attribute(e, f, p, d);
   if (ty == "call") return call(e, f, p, d);
+  if (ty == "yield") return yield(e, f, p, d);
   if (ty == "lambda") {  // a function whose body is one expression, closing over the frame
     AV fn = AV::of(K::Func);
     fn.def = e;
@@ -241,9 +254,9 @@ AV DeclEval::Impl::attrOf(const AV& obj, const std::string& attr, TSNode e, DFra
         v.typeText = text(f, e);
         return v;
       }
-      if (obj.i == 1 && ((obj.s == "functools" && attr == "partial") || (obj.s == "collections" && attr == "namedtuple"))) {
+      if (std::string key = obj.i == 1 ? stdlibFunction(obj.s, attr) : ""; !key.empty()) {
         AV b = AV::of(K::Builtin);
-        b.s = attr;
+        b.s = key;
         return b;
       }
       if (obj.i == 1) {  // a module of the tree
@@ -465,6 +478,20 @@ AV DeclEval::Impl::binary(TSNode e, DFrame& f, DPath& p, int d) {
         continue;
       }
       char c = a.s[++i];
+      const AV* named = nullptr;  // `%(key)s` of a dict
+      if (c == '(' && b.k == K::Dict) {
+        size_t close = a.s.find(')', i);
+        if (close == std::string::npos || close + 1 >= a.s.size()) return AV::unknown("a % format it cannot read");
+        std::string key = a.s.substr(i + 1, close - i - 1);
+        for (size_t k = 0; k + 1 < b.items->size(); k += 2)
+          if ((*b.items)[k].k == K::Str && (*b.items)[k].s == key) named = &(*b.items)[k + 1];
+        i = close + 1;
+        c = a.s[i];
+        if (!named || !(c == 's' || c == 'd' || c == 'i') || !(named->k == K::Str || named->k == K::Int))
+          return AV::unknown("a % format it cannot read");
+        out += named->k == K::Str ? named->s : std::to_string(named->i);
+        continue;
+      }
       if (c == '%') out += '%';
       else if ((c == 's' || c == 'd' || c == 'i') && vi < vals.size() &&
                (vals[vi].k == K::Str || vals[vi].k == K::Int))

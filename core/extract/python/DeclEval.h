@@ -116,6 +116,7 @@ struct ModIndex {
   // does) that keeps the evaluator off the rest of a 4,000-line module on a keystroke.
   std::set<std::string> declaring, building;
   std::set<std::string> signing;  // may return argument entries (DeclEval::maySign)
+  std::set<std::string> globals;  // names a function assigns through `global` (never known)
   // Functions whose text returns and names a function the evaluation cannot see (`unseen`): they
   // may return another module's kernel (a dispatch), so they are evaluated though they hold no
   // IRBuilder.

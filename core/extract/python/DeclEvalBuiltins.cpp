@@ -58,6 +58,45 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
       if (a.k != K::Int) return false;
     return true;
   };
+  if (name == "typing.cast") return pos.size() == 2 ? pos[1] : AV::unknown("a cast it cannot read");
+  if (name == "copy.copy" && pos.size() == 1) {  // a new object with the same contents
+    AV c = pos[0];
+    if (c.items) c.items = std::make_shared<std::vector<AV>>(*c.items);
+    if (c.k == K::Instance && c.closure) {
+      auto o = newObject();
+      *o = *c.closure;
+      c.closure = o;
+    }
+    return c;
+  }
+  if (name == "dataclasses.replace" && pos.size() == 1) {
+    // A record with the keywords' fields replaced; of a symbolic spec, an object whose other
+    // fields are the spec's.
+    const AV& o = pos[0];
+    AV c = AV::of(K::Instance);
+    c.closure = newObject();
+    if (o.k == K::Instance && o.closure) {
+      c = o;
+      c.closure = newObject();
+      *c.closure = *o.closure;
+    } else if (o.k == K::Sym) {
+      c.self = std::make_shared<AV>(o);
+    } else {
+      return AV::unknown("replace of " + clip(text(f, at), 60));
+    }
+    for (auto& [k, v] : kw) (*c.closure)[k] = v;
+    if (c.items) {  // a record that unpacks as a tuple: its fields in order, as replaced
+      AV cls = AV::of(K::Class);
+      cls.s = c.s;
+      cls.mod = c.mod;
+      std::vector<AV> items;
+      for (auto& [field, def] : recordFields(cls)) items.push_back((*c.closure)[field]);
+      if (items.size() != c.items->size())  // fields it cannot name in order: none read as known
+        items.assign(c.items->size(), AV::unknown("a field of a replaced record"));
+      c.items = std::make_shared<std::vector<AV>>(std::move(items));
+    }
+    return c;
+  }
   if (name == "partial") {
     if (pos.empty()) return AV::unknown("partial of nothing");
     AV v = AV::of(K::Partial);

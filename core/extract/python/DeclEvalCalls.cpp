@@ -52,10 +52,11 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   cf.entry = asEntry;
   cf.body = field(fn.def, "body");
   cf.makesBuilder = fn.mod->t->text(fn.def).find("IRBuilder") != std::string_view::npos;
+  if (isGenerator(fn.mod, fn.def)) cf.yields = std::make_shared<std::vector<AV>>();
   cf.closure = fn.closure;
   if (fn.s.find('.') != std::string::npos && is(fn.def, "function_definition")) cf.cls = fn.s.substr(0, fn.s.rfind('.'));
   cf.self = fn.self;
-  cf.loopWhy = f.loopWhy;
+  cf.loopWhy = cf.yields ? "" : f.loopWhy;  // a generator's own loops decide how many it yields
   size_t next = 0;
   std::set<std::string> used;
   for (TSNode prm : namedChildren(field(fn.def, "parameters"))) {
@@ -136,7 +137,46 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
     return AV::unknown(fn.s + " raises");
   }
   if (fl != DFlow::Raise) cf.returns.push_back({std::move(p), fl == DFlow::Return ? cf.retval : AV::of(K::None)});
-  return joinReturns(cf, p, base, conds);
+  AV value = joinReturns(cf, p, base, conds);
+  if (cf.yields) return AV::seq(K::List, std::move(*cf.yields));  // a generator: what it yielded
+  return value;
+}
+
+bool DeclEval::Impl::isGenerator(const ModIndex* m, TSNode def) {
+  auto [it, fresh] = generators.emplace(def.id, false);
+  if (!fresh || !is(def, "function_definition")) return it->second;
+  bool found = false;
+  TSNode body = field(def, "body");
+  walk(body, [&](TSNode n) {
+    if (found) return false;
+    if (is(n, "function_definition") || is(n, "lambda") || is(n, "class_definition")) return false;
+    if (is(n, "yield")) found = true;
+    return !found;
+  });
+  (void)m;
+  return it->second = found;
+}
+
+AV DeclEval::Impl::yield(TSNode e, DFrame& f, DPath& p, int d) {
+  if (!f.yields) return AV::unknown("a yield outside a generator it runs");
+  bool from = false;
+  for (TSNode ch : children(e)) from = from || type(ch) == "from";
+  auto kids = namedChildren(e);
+  AV v = kids.empty() ? AV::of(K::None) : expr(kids[0], f, p, d + 1);
+  std::vector<AV> add{v};
+  if (from) {
+    bool ok = false;
+    add = elementsOf(iterated(v, d), &ok);
+    if (!ok) add = {AV::unknown("yield from " + clip(text(f, kids[0]), 60) + ", elements not known")};
+  }
+  for (AV& a : add) {
+    // In a loop of unknown length, how many it yields is not known: an unknown element says so.
+    if (!f.loopWhy.empty())
+      a = AV::unknown(f.loopWhy.starts_with("declared ") ? "yielded " + f.loopWhy.substr(9) : f.loopWhy);
+    f.yields->push_back(tagged(a, p.conds));
+  }
+  if (f.yields->size() > DeclEval::kMaxItems) throw DStop{"a generator longer than the size limit"};
+  return AV::unknown("the value sent to a yield");
 }
 
 AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std::vector<Guard>& conds) {

@@ -144,6 +144,8 @@ AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e,
         if ((*m.closure)["name"].s == attr) return m;
   if (obj.k == K::Instance && obj.closure)
     if (auto it = obj.closure->find(attr); it != obj.closure->end()) return it->second;
+  // `dataclasses.replace(spec, wide=True)`: the fields it set, else the spec's own (symbolic).
+  if (obj.k == K::Instance && obj.self && obj.self->k == K::Sym) return attrOf(*obj.self, attr, e, f, p, d);
   if (!obj.mod) return AV::unknown("the attribute " + clip(text(f, e), 60));  // a namedtuple's
   const std::string& from = obj.k == K::Instance && !obj.cls.empty() ? obj.cls : obj.s;  // super(): after the method's class
   if (std::string key = methodKey(*obj.mod, from, attr, 0); !key.empty()) {

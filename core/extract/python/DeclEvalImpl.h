@@ -66,6 +66,7 @@ struct DFrame {
   AV retval;                                  // what the last `return` returned
   TSNode body{};                              // the function's body
   bool makesBuilder = false;                  // its text makes an IRBuilder: a builder's body
+  std::shared_ptr<std::vector<AV>> yields;    // a generator's: what it yielded, in order (its value)
   std::string retOrigin;                      // the function that return called
   std::string cls;                            // a method's class ("" for a function)
   std::shared_ptr<AV> self;                   // a bound method's receiver
@@ -113,6 +114,10 @@ struct DeclEval::Impl {
     std::vector<std::string> names;
   };
   std::map<const void*, StmtInfo> stmts;
+  std::map<const void*, bool> generators;  // def node id -> its body yields (not in a nested def)
+  bool isGenerator(const ModIndex* m, TSNode def);
+  // `yield v` / `yield from seq` in a generator's frame: appended to what it yields.
+  AV yield(TSNode e, DFrame& f, DPath& p, int d);
 
   Impl(const SyntaxTree& tree, ModuleLoader l) : t(tree), loader(std::move(l)) {}
   // Every object's attributes made in this evaluator's life: an object can hold itself

@@ -140,6 +140,13 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
     slot->dotted = dotted;
     ModIndex* m = slot.get();
     collectModule(*tree, tree->root(), "", *m, 0);
+    if (hasWord(tree->text(tree->root()), "global"))
+      walk(tree->root(), [&](TSNode n) {
+        if (is(n, "global_statement"))
+          for (TSNode id : namedChildren(n))
+            if (is(id, "identifier")) m->globals.insert(std::string(tree->text(id)));
+        return true;
+      });
     // Names imported from a module of the tree whose function can declare are seeds too; so are
     // the called functions of a module this evaluation cannot see (one that may hold declaring
     // helpers: not rocKE's IR library): given the IRBuilder, such a call opens the list.

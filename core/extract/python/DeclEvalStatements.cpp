@@ -238,6 +238,15 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     fn.def = def;
     fn.mod = f.mod;
     fn.s = text(f, field(def, "name"));
+    // `nonlocal x` in it: a call may change this frame's x, which a closure copy would not see;
+    // from here on x is not known (never its old value read as known).
+    walk(field(def, "body"), [&](TSNode n) {
+      if (is(n, "function_definition") || is(n, "lambda") || is(n, "class_definition")) return false;
+      if (is(n, "nonlocal_statement"))
+        for (TSNode id : namedChildren(n))
+          if (is(id, "identifier")) f.env[text(f, id)] = AV::unknown("changed by " + fn.s + " (nonlocal " + text(f, id) + ")");
+      return true;
+    });
     fn.closure = closureFor(f);
     f.env[fn.s] = fn;
     AV self = fn;  // the body may call itself: its closure names it, the pointer given back on lookup
