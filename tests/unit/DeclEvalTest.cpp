@@ -603,6 +603,26 @@ def build_x(spec):
       << x->abis[0].args[5].unresolvedReason;
 }
 
+// An IR scalar type's name (`Type("i32").name`, what it prints as), as a real rocKE kernel of a
+// public fork names its pointers: `b.param(f"p_{dtype.name}", PtrType(dtype, "global"))` over a
+// tuple of types, the builder a function given `b` by the entry.
+TEST(DeclEval, AnIrTypesNameIsItsName) {
+  auto f = run(R"PY(
+def declare_barriers(b):
+    for dtype in (I32, BF16):
+        b.param(f"p_{dtype.name}", PtrType(dtype, "global"))
+    b.param(f"n_{F32}", F32)
+
+
+def build_x(spec, *, arch):
+    b = IRBuilder("barriers")
+    declare_barriers(b)
+    return b.kernel
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), (std::vector<std::string>{"p_i32:global_buffer/8:i32", "p_bf16:global_buffer/8:bf16",
+                                                                "n_f32:by_value/4:f32"}));
+}
+
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know
 // is not read, and says which call and why: never an empty list, never left out.
 TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {
@@ -737,7 +757,21 @@ def build_x(spec):
     loop()
     b.param("n", I32)
     return b.finish()
+
+
+def build_y(spec):
+    b = IRBuilder("y")
+    fs = []
+
+    def g():
+        return fs
+
+    fs.append(g)  # a list holding a function whose closure holds the list (freed: LSan)
+    fs.append(lambda: fs)
+    b.param("n", I32)
+    return b.finish()
 )PY");
+  EXPECT_EQ(sig(find(f, "build_y")), (std::vector<std::string>{"n:by_value/4:i32"}));
   const PyBuilder* x = find(f, "build_x");
   ASSERT_NE(x, nullptr);
   ASSERT_EQ(x->abis.size(), 1u) << x->notRead;

@@ -230,6 +230,9 @@ AV DeclEval::Impl::attrOf(const AV& obj, const std::string& attr, TSNode e, DFra
   switch (obj.k) {
     case K::Instance:
     case K::Class: return classMember(obj, attr, e, f, p, d);
+    case K::Type:  // an IR scalar type's name: `Type("i32").name` (`f"p_{dtype.name}"`)
+      if (attr == "name" && obj.kind == "by_value" && !obj.cls.empty()) return AV::str(obj.cls);
+      break;
     case K::Sig:
     case K::Builder: {
       AV m = AV::of(obj.k == K::Builder && attr == "param" ? K::ParamMethod : K::Method);
@@ -357,8 +360,10 @@ AV DeclEval::Impl::string(TSNode e, DFrame& f, DPath& p, int d) {
       AV v = expr(field(ch, "expression"), f, p, d + 1);
       if (v.k == K::Str) out += v.s;
       else if (v.k == K::Int) out += std::to_string(v.i);
+      else if (v.k == K::Type && v.kind == "by_value" && !v.cls.empty()) out += v.cls;  // an IR type prints its name
       else {
-        AV u = AV::unknown("an f-string over " + clip(text(f, field(ch, "expression")), 60));
+        AV u = AV::unknown("an f-string over " + clip(text(f, field(ch, "expression")), 60) +
+                           (v.k == K::Unknown && !v.s.empty() ? " (" + clip(v.s, 80) + ")" : ""));
         u.prefix = out + v.prefix;  // its start is known
         return u;
       }

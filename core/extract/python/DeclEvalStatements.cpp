@@ -346,7 +346,10 @@ DFlow DeclEval::Impl::branches(const std::vector<std::pair<TSNode, TSNode>>& arm
 }
 
 std::shared_ptr<std::map<std::string, AV>> DeclEval::Impl::closureFor(const DFrame& f) {
-  auto c = std::make_shared<std::map<std::string, AV>>(f.env.map());
+  // Kept among the evaluator's objects: a list the closure sees may come to hold the function
+  // (`fs.append(g)`), a cycle of shared pointers only emptying the map at the end frees.
+  auto c = newObject();
+  *c = f.env.map();
   if (f.closure)
     for (auto& [k, v] : *f.closure) {
       AV u = v;  // the enclosing function's own name: its closure is the one it was found in
