@@ -623,6 +623,23 @@ def build_x(spec, *, arch):
                                                                 "n_f32:by_value/4:f32"}));
 }
 
+// A string or sequence repeated (`"x" * 2`, `[F32] * len(names)`: a type per name), as Python does.
+TEST(DeclEval, RepeatedStringsAndSequences) {
+  auto f = run(R"PY(
+PTRS = ("q", "o")
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    for n, t in zip(PTRS, [PtrType(BF16, "global")] * len(PTRS)):
+        b.param(n + "_" + "ptr" * 1, t)
+    b.param("scale", F32)
+    b.param("n" * 1, I32)
+    return b.finish()
+)PY");
+  EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+}
+
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know
 // is not read, and says which call and why: never an empty list, never left out.
 TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {

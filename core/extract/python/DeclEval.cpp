@@ -505,6 +505,21 @@ AV DeclEval::Impl::binary(TSNode e, DFrame& f, DPath& p, int d) {
     }
     return AV::str(std::move(out));
   }
+  if (op == "*" && ((a.k == K::Int) != (b.k == K::Int)) && (a.k == K::Str || b.k == K::Str || a.isSeq() || b.isSeq())) {
+    // `"x" * 2`, `[I32] * len(names)`: the string or sequence repeated
+    const AV& v = a.k == K::Int ? b : a;
+    long long n = std::max(0LL, a.k == K::Int ? a.i : b.i);
+    size_t unit = v.k == K::Str ? v.s.size() : v.items->size();
+    if (unit > 0 && size_t(n) > DeclEval::kMaxItems / unit) throw DStop{"a repetition longer than the size limit"};
+    if (v.k == K::Str) {
+      std::string out;
+      for (long long i = 0; i < n; ++i) out += v.s;
+      return AV::str(std::move(out));
+    }
+    std::vector<AV> out;
+    for (long long i = 0; i < n; ++i) out.insert(out.end(), v.items->begin(), v.items->end());
+    return AV::seq(v.k, std::move(out));
+  }
   if (a.k == K::Int && b.k == K::Int) {
     long long x = a.i, y = b.i;
     if (op == "+") return AV::integer(x + y);
