@@ -20,6 +20,14 @@ struct SourceRange {
   bool operator==(const SourceRange&) const = default;
 };
 
+// One of the IR types a builder's argument has under a condition (`I64 if spec.large else I32`).
+struct TypeChoice {
+  Guard when;
+  std::string kind, typeClass;
+  uint32_t size = 0;
+  bool operator==(const TypeChoice&) const = default;
+};
+
 // One kernel argument as one copy states it.
 struct KernelArg {
   std::string name;       // empty when the copy states no name (unnamed test pins)
@@ -43,6 +51,10 @@ struct KernelArg {
   bool required = false;
   Guard guard;            // `condition` as structure (Python copies and builders); empty for a C++
                           // copy's condition, which is then compared by its text
+  // A builder's argument whose type is chosen by a condition the extractor cannot decide: each
+  // type with its condition (kind and size stay unknown, `resolved` false). A variant's spec picks
+  // one where the comparison knows the specs (core/contracts/kernargs/CopyComparison.cpp).
+  std::vector<TypeChoice> choices;
   bool operator==(const KernelArg&) const = default;
 };
 

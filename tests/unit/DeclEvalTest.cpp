@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
+#include "contracts/Kernargs.h"
 #include "extract/Extract.h"
 
 namespace impact {
@@ -638,6 +641,71 @@ def build_x(spec):
     return b.finish()
 )PY");
   EXPECT_EQ(sig(find(f, "build_x")), kExpected);
+}
+
+// An IR type chosen by a condition it cannot decide (`I64 if spec.large else I32`, or bound on the
+// two arms of an `if`) stays one argument whose type is not resolved, with its choices kept: a
+// spec the copy stands for (a descriptor copy's own; the shipped variants) picks one, so a copy
+// stating I32 agrees where `spec.large` is false and breaks where it is true. Without a spec the
+// row is as before ("type not resolved"), never a guess. Before stop 36 the kind and size of such
+// an argument were never compared.
+TEST(DeclEval, ATypeChosenByAConditionIsPickedByTheSpec) {
+  auto f = run(R"PY(
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("q_ptr", PtrType(BF16, "global"))
+    idx = I64 if spec.large else I32
+    b.param("n", idx)
+    if spec.wide:
+        acc = F32
+    else:
+        acc = BF16
+    b.param("alpha", acc)
+    return b.finish()
+)PY");
+  const PyBuilder* x = find(f, "build_x");
+  ASSERT_NE(x, nullptr);
+  ASSERT_EQ(x->abis.at(0).args.size(), 3u);
+  const KernelArg& n = x->abis[0].args[1];
+  EXPECT_FALSE(n.resolved);
+  ASSERT_EQ(n.choices.size(), 2u);
+  EXPECT_EQ(guardKey(n.choices[0].when), "spec.large");
+  EXPECT_EQ(n.choices[0].size, 8u);
+  EXPECT_EQ(n.choices[1].size, 4u);
+  EXPECT_EQ(x->abis[0].args[2].choices.size(), 2u);
+  auto copy = [](uint32_t nSize, std::map<std::string, std::string> spec) {
+    CppArgList c;
+    c.named = true;
+    c.spec = std::move(spec);
+    for (auto [name, kind, size] : {std::tuple{"q_ptr", "global_buffer", 8u}, std::tuple{"n", "by_value", nSize},
+                                    std::tuple{"alpha", "by_value", 4u}}) {
+      KernelArg a;
+      a.name = name;
+      a.kind = kind;
+      a.size = size;
+      c.args.push_back(a);
+    }
+    return c;
+  };
+  Comparison ok = compareCopy(*x, copy(4, {{"large", "false"}, {"wide", "true"}}));
+  EXPECT_EQ(ok.outcome, Comparison::Outcome::Agree) << ok.message;
+  EXPECT_TRUE(ok.unresolved.empty());
+  Comparison bad = compareCopy(*x, copy(4, {{"large", "true"}, {"wide", "true"}}));
+  EXPECT_EQ(bad.outcome, Comparison::Outcome::Disagree);
+  EXPECT_NE(bad.message.find("n: copy by_value/4, builder by_value/8"), std::string::npos) << bad.message;
+  // No spec: as before — the count and the known types compared, the chosen ones not resolved.
+  Comparison none = compareCopy(*x, copy(4, {}));
+  EXPECT_EQ(none.outcome, Comparison::Outcome::Agree) << none.message;
+  EXPECT_EQ(none.unresolved.size(), 2u);
+  // The shipped variants decide when the copy has no spec of its own: both small, then one large.
+  std::map<std::string, std::string> small{{"large", "false"}, {"wide", "true"}}, large{{"large", "true"}, {"wide", "true"}};
+  ShippedSet shipped;
+  shipped.variants = {{"v_small", &small}, {"v_small2", &small}};
+  EXPECT_EQ(compareCopy(*x, copy(4, {}), &shipped).outcome, Comparison::Outcome::Agree);
+  shipped.variants.push_back({"v_large", &large});
+  Comparison mixed = compareCopy(*x, copy(4, {}), &shipped);
+  EXPECT_EQ(mixed.outcome, Comparison::Outcome::Disagree);
+  EXPECT_NE(mixed.message.find("by_value/8 for v_large"), std::string::npos) << mixed.message;
 }
 
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know

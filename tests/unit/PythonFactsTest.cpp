@@ -343,7 +343,11 @@ def build_acc(spec):
   ASSERT_EQ(a.size(), 3u);
   EXPECT_FALSE(a[0].resolved);
   EXPECT_EQ(a[0].size, 0u);
-  EXPECT_NE(a[0].unresolvedReason.find("different paths"), std::string::npos);
+  EXPECT_NE(a[0].unresolvedReason.find("depends on spec.fp32_acc"), std::string::npos) << a[0].unresolvedReason;
+  // Not guessed, but kept: F32 where spec.fp32_acc, F16 where not (a variant's spec picks one).
+  ASSERT_EQ(a[0].choices.size(), 2u);
+  EXPECT_EQ(a[0].choices[0].size, 4u);
+  EXPECT_EQ(a[0].choices[1].size, 2u);
   EXPECT_TRUE(a[1].resolved);  // both paths agree
   EXPECT_EQ(a[1].size, 4u);
   EXPECT_TRUE(a[2].resolved);  // the later unconditional assignment holds

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <tuple>
 #include <map>
+#include <optional>
 #include <cstring>
 #include <set>
 
@@ -66,6 +67,65 @@ std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& co
 }
 }  // namespace
 
+namespace {
+std::string typeOf(const TypeChoice& t) { return absl::StrCat(t.kind, "/", t.size); }
+
+// A builder argument whose type a condition chooses (KernelArg::choices): the specs the copy
+// stands for pick one — a descriptor copy's own spec, else every shipped variant's (a complete
+// set). All picking the same: the argument has that type. Picking different ones: one copy states
+// one type, so the pick that differs from the copy's argument is compared (a mismatch) and the
+// note names the variants. No specs, or one that does not decide: unchanged (its type "not
+// resolved", as before). Returns the notes, one per argument picked.
+std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::vector<KernelArg>& cArgs,
+                                     const CppArgList& copy, const ShippedSet* shipped) {
+  std::vector<std::pair<std::string, const std::map<std::string, std::string>*>> specs;
+  if (!copy.spec.empty()) specs.emplace_back("its spec", &copy.spec);
+  else if (shipped && shipped->incomplete.empty())
+    for (const ShippedVariant& v : shipped->variants)
+      if (v.spec) specs.emplace_back(v.name, v.spec);
+  std::vector<std::string> notes;
+  if (specs.empty()) return notes;
+  for (size_t i = 0; i < bArgs.size(); ++i) {
+    KernelArg& a = bArgs[i];
+    if (a.choices.empty()) continue;
+    std::vector<size_t> pick;
+    for (auto& [name, spec] : specs) {
+      std::optional<size_t> chosen;
+      for (size_t c = 0; c < a.choices.size(); ++c)
+        if (evalGuard(a.choices[c].when, *spec) == Truth::True) chosen = c;
+      if (!chosen) break;
+      pick.push_back(*chosen);
+    }
+    if (pick.size() != specs.size()) continue;  // a spec that does not decide
+    const KernelArg* ca = i < cArgs.size() ? &cArgs[i] : nullptr;
+    if (copy.named && !a.name.empty())
+      for (const KernelArg& k : cArgs)
+        if (k.name == a.name) ca = &k;
+    size_t use = pick[0];
+    std::vector<std::string> differing;
+    for (size_t s = 0; s < pick.size(); ++s) {
+      const TypeChoice& t = a.choices[pick[s]];
+      if (ca && !ca->kind.empty() && (t.kind != ca->kind || t.size != ca->size)) {
+        if (differing.empty()) use = pick[s];
+        if (pick[s] == use) differing.push_back(specs[s].first);
+      }
+    }
+    const TypeChoice& t = a.choices[use];
+    a.kind = t.kind;
+    a.size = t.size;
+    a.typeClass = t.typeClass;
+    a.resolved = true;
+    a.unresolvedReason.clear();
+    std::string by = copy.spec.empty() ? absl::StrCat("the shipped variants (", specs.size(), ")") : "the copy's spec";
+    notes.push_back(differing.empty() || !copy.spec.empty()
+                        ? absl::StrCat(a.name, "'s type is chosen by a condition; ", by, " pick ", typeOf(t))
+                        : absl::StrCat(a.name, "'s type is chosen by a condition: ", typeOf(t), " for ",
+                                       absl::StrJoin(differing, ", ")));
+  }
+  return notes;
+}
+}  // namespace
+
 Comparison comparePair(const KernargsPair& pair) {
   return compareCopy(*pair.builder->builder, *pair.copy.list, pair.shipped.get());
 }
@@ -92,6 +152,15 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
     // A list known only up to a point (OpenTails.h): the part both state is compared.
     std::vector<KernelArg> bArgs, cArgs;
     comparedPrefix(abi, copy, bArgs, cArgs);
+    std::vector<std::string> picked = pickChoices(bArgs, cArgs, copy, shipped);
+    if (!picked.empty())  // a type a spec picked is compared, no longer "not resolved"
+      c.unresolved.erase(std::remove_if(c.unresolved.begin(), c.unresolved.end(),
+                                        [&](const std::string& u) {
+                                          for (const KernelArg& a : bArgs)
+                                            if (!a.choices.empty() && a.resolved && u.rfind(a.name + ":", 0) == 0) return true;
+                                          return false;
+                                        }),
+                         c.unresolved.end());
     c.notCompared = notComparedParts(abi, copy, -1);
     // Guards on both sides (a complete list): compared per assignment (ConditionalCopies.cpp).
     std::optional<Comparison> guarded =
@@ -151,6 +220,10 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
         if (uncCloser) adopt(c, unc, &bIdx, &cIdx);
         else adopt(c, full, nullptr, nullptr);
       }
+    }
+    if (!picked.empty() && !guarded) {
+      if (c.outcome == Comparison::Outcome::Disagree) c.message += "; " + absl::StrJoin(picked, "; ");
+      else c.shippedNote += (c.shippedNote.empty() ? "" : "; ") + absl::StrJoin(picked, "; ");
     }
     if (builder.abis.size() > 1 && c.outcome == Comparison::Outcome::Disagree)
       c.message = absl::StrCat(c.message, abi.guard.empty() ? "" : absl::StrCat(" (vs the ", abi.origin, " list, when ", abi.guard, ")"));

@@ -204,7 +204,7 @@ AV DeclEval::Impl::expr(TSNode e, DFrame& f, DPath& p, int d) {
     AV c = expr(ps[1], f, p, d + 1);
     bool truth = false;
     if (truthKnown(c, &truth)) return expr(truth ? ps[0] : ps[2], f, p, d + 1);
-    AV v = mergeValues(expr(ps[0], f, p, d + 1), expr(ps[2], f, p, d + 1));
+    AV v = chooseValues(*symOf(ps[1], c, f).g, expr(ps[0], f, p, d + 1), expr(ps[2], f, p, d + 1));
     if (v.k == K::Unknown) v.s = "depends on " + symOf(ps[1], c, f).s;
     return v;
   }

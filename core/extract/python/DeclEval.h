@@ -55,6 +55,9 @@ struct AV {
   // Unknown: a string whose start is known and the rest not (`f"ptr<{spec.dtype}, global>"`): its
   // known start ("ptr<"), which decides `startswith` and a type string's kind.
   std::string prefix;
+  // Unknown: IR types that differ in kind or size, one under each guard (`I64 if spec.wide else
+  // I32`, or bound so on the two arms of an `if`): a declaration of it keeps them (KernelArg::choices).
+  std::shared_ptr<std::vector<std::pair<Guard, AV>>> alts;
   bool selfInClosure = false;  // Func: the entry of its own closure that names it (held without the
                                // pointer, which would be a cycle no reference count frees)
 

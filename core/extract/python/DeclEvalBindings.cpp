@@ -26,7 +26,7 @@ std::shared_ptr<std::map<std::string, AV>> DeclEval::Impl::closureFor(const DFra
   return c;
 }
 
-void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base) {
+void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base, const Guard* g) {
   std::vector<std::pair<KernelArg, std::vector<Guard>>> decls(thenP.decls.begin(), thenP.decls.end());
   decls.insert(decls.end(), p.decls.begin() + base, p.decls.end());
   p.decls = std::move(decls);
@@ -36,7 +36,9 @@ void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size
   Env::Map merged;
   for (auto& [k, v] : thenF.env) {
     auto it = f.env.find(k);
-    merged[k] = it == f.env.end() ? AV::unknown("'" + k + "' is bound on one branch only") : mergeValues(v, it->second);
+    merged[k] = it == f.env.end() ? AV::unknown("'" + k + "' is bound on one branch only")
+                : g                 ? chooseValues(*g, v, it->second)
+                                    : mergeValues(v, it->second);
   }
   for (auto& [k, v] : f.env)
     if (!thenF.env.count(k)) merged[k] = AV::unknown("'" + k + "' is bound on one branch only");

@@ -252,6 +252,8 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   } else if (ty) {
     a.typeText = srcOf(1, {"type", "ty", "dtype", "param_type"});
     unresolve("type '" + clip(a.typeText, 80) + "' could not be resolved" + why(*ty, a.typeText));
+    if (ty->alts)  // one of several types by a condition: kept, for a variant's spec to pick
+      for (auto& [g, alt] : *ty->alts) a.choices.push_back(TypeChoice{g, alt.kind, alt.cls, alt.size});
   } else {
     unresolve("b.param call has no type argument");
   }

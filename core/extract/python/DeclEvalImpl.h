@@ -213,7 +213,8 @@ struct DeclEval::Impl {
   void declare(const std::vector<AV>& pos, const std::vector<std::pair<std::string, AV>>& kw, TSNode at, DFrame& f,
                DPath& p);
   // Joins the paths of an `if` whose branches both went on (then's declarations first).
-  void join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base);
+  // `g`: the then arm's condition (null: not one condition), for values bound differently on the two.
+  void join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size_t base, const Guard* g = nullptr);
   // What a function (or lambda) defined in frame `f` sees of it: its names, and its own closure's.
   std::shared_ptr<std::map<std::string, AV>> closureFor(const DFrame& f);
   // The paths a callee returned on, as one path of the caller, and the value it returned.
@@ -225,6 +226,9 @@ struct DeclEval::Impl {
 const AV* kwArg(const std::vector<std::pair<std::string, AV>>& kw, std::initializer_list<const char*> names);
 bool truthKnown(const AV& v, bool* truth);
 AV mergeValues(const AV& a, const AV& b);
+// The value of a name bound to `a` where `g` holds and `b` where it does not: IR types that differ
+// are alternatives under `g` / `not g` (AV::alts); any other pair as mergeValues.
+AV chooseValues(const Guard& g, const AV& a, const AV& b);
 bool sameAV(const AV& a, const AV& b);
 std::shared_ptr<Guard> guardOfAV(const AV& v);
 AV symFromGuard(Guard g, std::string text);

@@ -322,7 +322,7 @@ DFlow DeclEval::Impl::branches(const std::vector<std::pair<TSNode, TSNode>>& arm
     if (tOn && eOn) {
       tp.conds.resize(nconds);
       p.conds.resize(nconds);
-      join(f, p, tf, tp, base);
+      join(f, p, tf, tp, base, &g);
       return DFlow::Next;
     }
     if (tfl == DFlow::Return) f.returns.push_back({std::move(tp), tf.retval}), f.returns.back().first.origin = tf.retOrigin;

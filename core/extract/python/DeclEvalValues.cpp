@@ -150,6 +150,25 @@ AV mergeValues(const AV& a, const AV& b) {
   return AV::unknown("assigned differently on different paths");
 }
 
+AV chooseValues(const Guard& g, const AV& a, const AV& b) {
+  auto typed = [](const AV& v) { return v.k == K::Type || (v.k == K::Unknown && v.alts); };
+  AV merged = mergeValues(a, b);
+  if (merged.k != K::Unknown || !typed(a) || !typed(b) || g.empty()) return merged;
+  auto out = std::make_shared<std::vector<std::pair<Guard, AV>>>();
+  auto add = [&](const Guard& when, const AV& v) {
+    if (v.alts)
+      for (auto& [w, alt] : *v.alts) out->emplace_back(guardAnd(when, w), alt);
+    else
+      out->emplace_back(when, v);
+  };
+  add(g, a);
+  add(guardNot(g), b);
+  if (out->size() > 16) return AV::unknown("an IR type chosen among more than 16 alternatives");
+  AV v = AV::unknown("depends on " + guardText(g));
+  v.alts = out;
+  return v;
+}
+
 AV DeclEval::Impl::compare(TSNode e, DFrame& f, DPath& p, int d) {
   // a < b < c is a < b and b < c
   std::vector<TSNode> operands;
