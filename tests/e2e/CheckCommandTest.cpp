@@ -67,6 +67,19 @@ TEST(CheckCommand, ACopyThatPairsWithNothingIsNamedWithWhyAndExitsOne) {
   EXPECT_EQ(j["unaccounted"], 1);
 }
 
+// What impactd understood of an argument whose type a condition chooses: each type with its
+// condition, where the type alone would read "?".
+TEST(CheckCommand, ATypeChosenByAConditionIsListedWithItsChoices) {
+  M repo;
+  repo.replace(M::kRmsNorm, "    return b.finish()",
+               "    b.param(\"n\", I64 if spec.large else I32)\n    return b.finish()");
+  repo.replace(M::kRmsNorm, "from rocke.core.ir import IRBuilder, PtrType, I32, F32",
+               "from rocke.core.ir import IRBuilder, PtrType, I32, I64, F32");
+  repo.commit("rms_norm: an index whose width a spec field chooses");
+  RunResult r = check(repo);
+  EXPECT_NE(r.out.find("n (by_value/8 if spec.large | by_value/4 if not spec.large)"), std::string::npos) << r.out;
+}
+
 TEST(CheckCommand, TheReportStatesTheCoverageAfterItsRows) {
   M repo;
   repo.write(kStrayPack, kStrayText);
