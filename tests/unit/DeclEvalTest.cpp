@@ -706,6 +706,16 @@ def build_x(spec):
   Comparison mixed = compareCopy(*x, copy(4, {}), &shipped);
   EXPECT_EQ(mixed.outcome, Comparison::Outcome::Disagree);
   EXPECT_NE(mixed.message.find("by_value/8 for v_large"), std::string::npos) << mixed.message;
+  // A launch slot whose type the copy does not state: variants picking different types are not
+  // held against it (nothing picked, the type stays not resolved).
+  CppArgList launch = copy(4, {});
+  launch.args[1].kind.clear();
+  launch.args[1].size = 0;
+  Comparison open = compareCopy(*x, launch, &shipped);
+  EXPECT_EQ(open.shippedNote.find("n's type"), std::string::npos) << open.shippedNote;
+  EXPECT_NE(open.shippedNote.find("alpha's type is chosen by a condition; the shipped variants (3) pick by_value/4"),
+            std::string::npos)
+      << open.shippedNote;
 }
 
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know

@@ -110,6 +110,8 @@ std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::v
         if (pick[s] == use) differing.push_back(specs[s].first);
       }
     }
+    bool allSame = std::all_of(pick.begin(), pick.end(), [&](size_t c) { return c == pick[0]; });
+    if (!allSame && differing.empty()) continue;  // the copy states no type here to hold them against
     const TypeChoice& t = a.choices[use];
     a.kind = t.kind;
     a.size = t.size;
@@ -118,7 +120,7 @@ std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::v
     a.unresolvedReason.clear();
     std::string by = copy.spec.empty() ? absl::StrCat("the shipped variants (", specs.size(), ")") : "the copy's spec";
     notes.push_back(differing.empty() || !copy.spec.empty()
-                        ? absl::StrCat(a.name, "'s type is chosen by a condition; ", by, " pick ", typeOf(t))
+                        ? absl::StrCat(a.name, "'s type is chosen by a condition; ", by, " pick", copy.spec.empty() ? " " : "s ", typeOf(t))
                         : absl::StrCat(a.name, "'s type is chosen by a condition: ", typeOf(t), " for ",
                                        absl::StrJoin(differing, ", ")));
   }
