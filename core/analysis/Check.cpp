@@ -27,7 +27,8 @@ std::string argText(const KernelArg& a) {
   std::string s = absl::StrCat(a.name.empty() ? "?" : a.name, " ", kindSize(a));
   if (!a.choices.empty()) {  // a type a condition chooses: each with its condition
     std::vector<std::string> cs;
-    for (const TypeChoice& c : a.choices) cs.push_back(absl::StrCat(c.kind, "/", c.size, " if ", guardKey(c.when)));
+    for (const TypeChoice& c : a.choices)
+      cs.push_back(absl::StrCat(c.name.empty() ? "" : c.name + " ", c.kind, "/", c.size, " if ", guardKey(c.when)));
     s = absl::StrCat(a.name.empty() ? "?" : a.name, " (", absl::StrJoin(cs, " | "), ")");
   }
   if (a.conditional) s += " [if " + a.condition + "]";

@@ -139,7 +139,7 @@ IMPACT_CODEC(SourceRange, line, col, endLine, endCol)
 IMPACT_CODEC(SetAside, range, what, why)
 IMPACT_CODEC(GuardNode, op, text, kids)
 IMPACT_CODEC(Guard, nodes, root)
-IMPACT_CODEC(TypeChoice, when, kind, typeClass, size)
+IMPACT_CODEC(TypeChoice, when, kind, typeClass, size, name)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
              typeClass, required, guard, choices)
 IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when, tailCall)

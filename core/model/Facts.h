@@ -20,11 +20,13 @@ struct SourceRange {
   bool operator==(const SourceRange&) const = default;
 };
 
-// One of the IR types a builder's argument has under a condition (`I64 if spec.large else I32`).
+// One of the IR types (or names) a builder's argument has under a condition (`I64 if spec.large
+// else I32`; `"seqlen_q" if spec.varlen else "seqlen"`).
 struct TypeChoice {
   Guard when;
   std::string kind, typeClass;
   uint32_t size = 0;
+  std::string name;  // "" : the argument's own name (only its type is chosen)
   bool operator==(const TypeChoice&) const = default;
 };
 

@@ -718,6 +718,40 @@ def build_x(spec):
       << open.shippedNote;
 }
 
+// A name chosen by a condition (`"seqlen_q" if spec.varlen else "seqlen"`), its type known: its
+// choices kept and picked by the spec as a type's are.
+TEST(DeclEval, ANameChosenByAConditionIsPickedByTheSpec) {
+  auto f = run(R"PY(
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("seqlen_q" if spec.varlen else "seqlen", I32)
+    return b.finish()
+)PY");
+  const PyBuilder* x = find(f, "build_x");
+  ASSERT_NE(x, nullptr);
+  ASSERT_EQ(x->abis.at(0).args.size(), 1u);
+  const KernelArg& n = x->abis[0].args[0];
+  ASSERT_EQ(n.choices.size(), 2u);
+  EXPECT_EQ(n.choices[0].name, "seqlen_q");
+  EXPECT_EQ(n.choices[1].name, "seqlen");
+  EXPECT_EQ(n.choices[1].size, 4u);
+  CppArgList c;
+  c.named = true;
+  KernelArg a;
+  a.name = "seqlen";
+  a.kind = "by_value";
+  a.size = 4;
+  c.args.push_back(a);
+  c.spec = {{"varlen", "false"}};
+  Comparison ok = compareCopy(*x, c);
+  EXPECT_EQ(ok.outcome, Comparison::Outcome::Agree) << ok.message;
+  EXPECT_TRUE(ok.unresolved.empty());
+  c.spec = {{"varlen", "true"}};
+  Comparison bad = compareCopy(*x, c);
+  EXPECT_EQ(bad.outcome, Comparison::Outcome::Disagree);
+  EXPECT_NE(bad.message.find("seqlen_q"), std::string::npos) << bad.message;
+}
+
 // A builder whose only declarations are `.param` calls on a receiver the evaluation cannot know
 // is not read, and says which call and why: never an empty list, never left out.
 TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {

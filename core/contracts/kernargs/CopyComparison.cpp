@@ -68,7 +68,9 @@ std::vector<const PyAbi*> abisFor(const PyBuilder& builder, const CppArgList& co
 }  // namespace
 
 namespace {
-std::string typeOf(const TypeChoice& t) { return absl::StrCat(t.kind, "/", t.size); }
+std::string typeOf(const TypeChoice& t) {
+  return absl::StrCat(t.name.empty() ? "" : t.name + " ", t.kind, "/", t.size);
+}
 
 // A builder argument whose type a condition chooses (KernelArg::choices): the specs the copy
 // stands for pick one — a descriptor copy's own spec, else every shipped variant's (a complete
@@ -76,15 +78,20 @@ std::string typeOf(const TypeChoice& t) { return absl::StrCat(t.kind, "/", t.siz
 // one type, so the pick that differs from the copy's argument is compared (a mismatch) and the
 // note names the variants. No specs, or one that does not decide: unchanged (its type "not
 // resolved", as before). Returns the notes, one per argument picked.
-std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::vector<KernelArg>& cArgs,
-                                     const CppArgList& copy, const ShippedSet* shipped) {
+struct Picked {
+  std::vector<std::string> notes;
+  std::vector<std::string> names;  // the picked arguments' names as they were (before a chosen name)
+};
+Picked pickChoices(std::vector<KernelArg>& bArgs, const std::vector<KernelArg>& cArgs, const CppArgList& copy,
+                   const ShippedSet* shipped) {
   std::vector<std::pair<std::string, const std::map<std::string, std::string>*>> specs;
   if (!copy.spec.empty()) specs.emplace_back("its spec", &copy.spec);
   else if (shipped && shipped->incomplete.empty())
     for (const ShippedVariant& v : shipped->variants)
       if (v.spec) specs.emplace_back(v.name, v.spec);
-  std::vector<std::string> notes;
-  if (specs.empty()) return notes;
+  Picked out;
+  std::vector<std::string>& notes = out.notes;
+  if (specs.empty()) return out;
   for (size_t i = 0; i < bArgs.size(); ++i) {
     KernelArg& a = bArgs[i];
     if (a.choices.empty()) continue;
@@ -105,7 +112,8 @@ std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::v
     std::vector<std::string> differing;
     for (size_t s = 0; s < pick.size(); ++s) {
       const TypeChoice& t = a.choices[pick[s]];
-      if (ca && !ca->kind.empty() && (t.kind != ca->kind || t.size != ca->size)) {
+      bool otherName = ca && !t.name.empty() && copy.named && !ca->name.empty() && t.name != ca->name;
+      if (ca && !ca->kind.empty() && (t.kind != ca->kind || t.size != ca->size || otherName)) {
         if (differing.empty()) use = pick[s];
         if (pick[s] == use) differing.push_back(specs[s].first);
       }
@@ -113,6 +121,9 @@ std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::v
     bool allSame = std::all_of(pick.begin(), pick.end(), [&](size_t c) { return c == pick[0]; });
     if (!allSame && differing.empty()) continue;  // the copy states no type here to hold them against
     const TypeChoice& t = a.choices[use];
+    std::string was = a.name;  // as written, when the name is chosen
+    out.names.push_back(was);
+    if (!t.name.empty()) a.name = t.name;
     a.kind = t.kind;
     a.size = t.size;
     a.typeClass = t.typeClass;
@@ -120,11 +131,13 @@ std::vector<std::string> pickChoices(std::vector<KernelArg>& bArgs, const std::v
     a.unresolvedReason.clear();
     std::string by = copy.spec.empty() ? absl::StrCat("the shipped variants (", specs.size(), ")") : "the copy's spec";
     notes.push_back(differing.empty() || !copy.spec.empty()
-                        ? absl::StrCat(a.name, "'s type is chosen by a condition; ", by, " pick", copy.spec.empty() ? " " : "s ", typeOf(t))
-                        : absl::StrCat(a.name, "'s type is chosen by a condition: ", typeOf(t), " for ",
+                        ? absl::StrCat(t.name.empty() ? a.name + "'s type" : was, " is chosen by a condition; ", by,
+                                       " pick", copy.spec.empty() ? " " : "s ", typeOf(t))
+                        : absl::StrCat(t.name.empty() ? a.name + "'s type" : was, " is chosen by a condition: ",
+                                       typeOf(t), " for ",
                                        absl::StrJoin(differing, ", ")));
   }
-  return notes;
+  return out;
 }
 }  // namespace
 
@@ -154,15 +167,16 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
     // A list known only up to a point (OpenTails.h): the part both state is compared.
     std::vector<KernelArg> bArgs, cArgs;
     comparedPrefix(abi, copy, bArgs, cArgs);
-    std::vector<std::string> picked = pickChoices(bArgs, cArgs, copy, shipped);
-    if (!picked.empty())  // a type a spec picked is compared, no longer "not resolved"
-      c.unresolved.erase(std::remove_if(c.unresolved.begin(), c.unresolved.end(),
-                                        [&](const std::string& u) {
-                                          for (const KernelArg& a : bArgs)
-                                            if (!a.choices.empty() && a.resolved && u.rfind(a.name + ":", 0) == 0) return true;
-                                          return false;
-                                        }),
-                         c.unresolved.end());
+    Picked pickedArgs = pickChoices(bArgs, cArgs, copy, shipped);
+    const std::vector<std::string>& picked = pickedArgs.notes;
+    // a type (or name) a spec picked is compared, no longer "not resolved"
+    c.unresolved.erase(std::remove_if(c.unresolved.begin(), c.unresolved.end(),
+                                      [&](const std::string& u) {
+                                        for (const std::string& n : pickedArgs.names)
+                                          if (u.rfind(n + ":", 0) == 0) return true;
+                                        return false;
+                                      }),
+                       c.unresolved.end());
     c.notCompared = notComparedParts(abi, copy, -1);
     // Guards on both sides (a complete list): compared per assignment (ConditionalCopies.cpp).
     std::optional<Comparison> guarded =

@@ -252,12 +252,19 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   } else if (ty) {
     a.typeText = srcOf(1, {"type", "ty", "dtype", "param_type"});
     unresolve("type '" + clip(a.typeText, 80) + "' could not be resolved" + why(*ty, a.typeText));
-    if (ty->alts)  // one of several types by a condition: kept, for a variant's spec to pick
-      for (auto& [g, alt] : *ty->alts) a.choices.push_back(TypeChoice{g, alt.kind, alt.cls, alt.size});
   } else {
     unresolve("b.param call has no type argument");
   }
   if (!f.loopWhy.empty()) unresolve(f.loopWhy + ", whose length is not known");
+  // One of several types (its name known) or names (its type known) by a condition it cannot
+  // decide: kept as choices, for a variant's spec to pick (core/contracts/kernargs).
+  else if (ty && ty->alts && name && name->k == K::Str)
+    for (auto& [g, alt] : *ty->alts) {
+      if (alt.k == K::Type) a.choices.push_back(TypeChoice{g, alt.kind, alt.cls, alt.size, ""});
+    }
+  else if (name && name->alts && ty && ty->k == K::Type)
+    for (auto& [g, alt] : *name->alts)
+      if (alt.k == K::Str) a.choices.push_back(TypeChoice{g, ty->kind, ty->cls, ty->size, alt.s});
   if (p.decls.size() >= DeclEval::kMaxItems) throw DStop{"more than " + std::to_string(DeclEval::kMaxItems) + " declarations"};
   p.decls.push_back({std::move(a), p.conds});
 }

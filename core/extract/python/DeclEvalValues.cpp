@@ -151,9 +151,13 @@ AV mergeValues(const AV& a, const AV& b) {
 }
 
 AV chooseValues(const Guard& g, const AV& a, const AV& b) {
-  auto typed = [](const AV& v) { return v.k == K::Type || (v.k == K::Unknown && v.alts); };
+  // IR types, or strings (a name): what a declaration keeps as its choices (KernelArg::choices).
+  auto family = [](const AV& v) {
+    const AV& x = v.k == K::Unknown && v.alts && !v.alts->empty() ? v.alts->front().second : v;
+    return x.k == K::Type ? 1 : x.k == K::Str ? 2 : 0;
+  };
   AV merged = mergeValues(a, b);
-  if (merged.k != K::Unknown || !typed(a) || !typed(b) || g.empty()) return merged;
+  if (merged.k != K::Unknown || g.empty() || family(a) == 0 || family(a) != family(b)) return merged;
   auto out = std::make_shared<std::vector<std::pair<Guard, AV>>>();
   auto add = [&](const Guard& when, const AV& v) {
     if (v.alts)
@@ -163,7 +167,7 @@ AV chooseValues(const Guard& g, const AV& a, const AV& b) {
   };
   add(g, a);
   add(guardNot(g), b);
-  if (out->size() > 16) return AV::unknown("an IR type chosen among more than 16 alternatives");
+  if (out->size() > 16) return AV::unknown("a value chosen among more than 16 alternatives");
   AV v = AV::unknown("depends on " + guardText(g));
   v.alts = out;
   return v;
