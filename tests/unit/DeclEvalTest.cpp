@@ -31,6 +31,22 @@ const PyBuilder* find(const FileFacts& f, const std::string& name) {
   return nullptr;
 }
 
+// A named copy stating (name, kind, size) per argument, under a variant's spec (empty: none).
+CppArgList namedCopy(std::vector<std::tuple<const char*, const char*, uint32_t>> args,
+                     std::map<std::string, std::string> spec = {}) {
+  CppArgList c;
+  c.named = true;
+  c.spec = std::move(spec);
+  for (auto [name, kind, size] : args) {
+    KernelArg a;
+    a.name = name;
+    a.kind = kind;
+    a.size = size;
+    c.args.push_back(a);
+  }
+  return c;
+}
+
 // "q_ptr:global_buffer/8:bf16" for every argument of list `abi`.
 std::vector<std::string> sig(const PyBuilder* b, size_t abi = 0) {
   std::vector<std::string> out;
@@ -674,18 +690,8 @@ def build_x(spec):
   EXPECT_EQ(n.choices[1].size, 4u);
   EXPECT_EQ(x->abis[0].args[2].choices.size(), 2u);
   auto copy = [](uint32_t nSize, std::map<std::string, std::string> spec) {
-    CppArgList c;
-    c.named = true;
-    c.spec = std::move(spec);
-    for (auto [name, kind, size] : {std::tuple{"q_ptr", "global_buffer", 8u}, std::tuple{"n", "by_value", nSize},
-                                    std::tuple{"alpha", "by_value", 4u}}) {
-      KernelArg a;
-      a.name = name;
-      a.kind = kind;
-      a.size = size;
-      c.args.push_back(a);
-    }
-    return c;
+    return namedCopy({{"q_ptr", "global_buffer", 8u}, {"n", "by_value", nSize}, {"alpha", "by_value", 4u}},
+                     std::move(spec));
   };
   Comparison ok = compareCopy(*x, copy(4, {{"large", "false"}, {"wide", "true"}}));
   EXPECT_EQ(ok.outcome, Comparison::Outcome::Agree) << ok.message;
@@ -735,14 +741,7 @@ def build_x(spec):
   EXPECT_EQ(n.choices[0].name, "seqlen_q");
   EXPECT_EQ(n.choices[1].name, "seqlen");
   EXPECT_EQ(n.choices[1].size, 4u);
-  CppArgList c;
-  c.named = true;
-  KernelArg a;
-  a.name = "seqlen";
-  a.kind = "by_value";
-  a.size = 4;
-  c.args.push_back(a);
-  c.spec = {{"varlen", "false"}};
+  CppArgList c = namedCopy({{"seqlen", "by_value", 4u}}, {{"varlen", "false"}});
   Comparison ok = compareCopy(*x, c);
   EXPECT_EQ(ok.outcome, Comparison::Outcome::Agree) << ok.message;
   EXPECT_TRUE(ok.unresolved.empty());

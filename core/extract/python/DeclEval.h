@@ -146,6 +146,7 @@ struct DeclResult {
   std::vector<PyAbi> abis;  // abis[0]: the path that falls through / returns last; then early returns
   bool declares = false;    // an IRBuilder declared at least one argument, or a helper was given one
   std::string stopped;      // "": read; else why the lists are not read (a limit, recursion)
+  bool recursion = false;   // it stopped at a declaring function calling itself
   // The function is a builder: it holds an IRBuilder (made there or handed back by a helper), or
   // it returns a call of one of the module's functions (a dispatcher). A function that calls a
   // builder and runs its kernel declares nothing of its own.

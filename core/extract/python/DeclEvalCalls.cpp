@@ -36,7 +36,7 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   const void* id = fn.def.id;
   bool declaring = mayDeclare(fn.mod, fn.def, 0);
   if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
-    if (declaring) throw DStop{"recursion: " + fn.s + " calls itself"};
+    if (declaring) throw DStop{"recursion: " + fn.s + " calls itself", false, true};
     return AV::unknown("a recursive call of " + fn.s);
   }
   if (stack.size() >= size_t(DeclEval::kMaxDepth)) {
@@ -52,7 +52,7 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   cf.entry = asEntry;
   cf.body = field(fn.def, "body");
   cf.makesBuilder = fn.mod->t->text(fn.def).find("IRBuilder") != std::string_view::npos;
-  if (isGenerator(fn.mod, fn.def)) cf.yields = std::make_shared<std::vector<AV>>();
+  if (isGenerator(fn.def)) cf.yields = std::make_shared<std::vector<AV>>();
   cf.closure = fn.closure;
   if (fn.s.find('.') != std::string::npos && is(fn.def, "function_definition")) cf.cls = fn.s.substr(0, fn.s.rfind('.'));
   cf.self = fn.self;
@@ -142,7 +142,7 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   return value;
 }
 
-bool DeclEval::Impl::isGenerator(const ModIndex* m, TSNode def) {
+bool DeclEval::Impl::isGenerator(TSNode def) {
   auto [it, fresh] = generators.emplace(def.id, false);
   if (!fresh || !is(def, "function_definition")) return it->second;
   bool found = false;
@@ -153,7 +153,6 @@ bool DeclEval::Impl::isGenerator(const ModIndex* m, TSNode def) {
     if (is(n, "yield")) found = true;
     return !found;
   });
-  (void)m;
   return it->second = found;
 }
 
@@ -378,6 +377,7 @@ DeclResult DeclEval::run(const std::string& name) {
     if (fl != DFlow::Raise) f.returns.push_back({std::move(p), f.retval}), f.returns.back().first.origin = f.retOrigin;
   } catch (const DStop& s) {
     out.stopped = s.why;
+    out.recursion = s.recursion;
   }
   out.declares = I.declares;
   out.missed = I.missed;

@@ -99,6 +99,8 @@ std::optional<std::vector<AV>> DeclEval::Impl::enumMembers(const AV& cls, int d)
   if (cls.k != K::Class || !cls.mod) return std::nullopt;
   auto it = cls.mod->classes.find(cls.s);
   if (it == cls.mod->classes.end()) return std::nullopt;
+  if (auto known = enums.find(it->second.id); known != enums.end()) return known->second;
+  enums[it->second.id] = std::nullopt;  // while being read: a member's value naming the class reads none
   bool isEnum = false;
   DFrame mf;
   mf.mod = cls.mod;
@@ -128,6 +130,7 @@ std::optional<std::vector<AV>> DeclEval::Impl::enumMembers(const AV& cls, int d)
       if (out.size() > DeclEval::kMaxItems) throw DStop{"an enum larger than the size limit"};
     }
   }
+  enums[it->second.id] = out;
   return out;
 }
 

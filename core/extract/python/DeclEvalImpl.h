@@ -3,6 +3,7 @@
 // calls, declarations, the entry).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -76,7 +77,8 @@ enum class DFlow { Next, Return, Break, Continue, Raise };
 
 struct DStop {
   std::string why;
-  bool depth = false;  // expressions nested past the depth limit (a module binding makes that unknown)
+  bool depth = false;      // expressions nested past the depth limit (a module binding makes that unknown)
+  bool recursion = false;  // a declaring function called itself
 };
 
 // A function that cannot declare ran past its own budget: its value is unknown, nothing else.
@@ -115,7 +117,7 @@ struct DeclEval::Impl {
   };
   std::map<const void*, StmtInfo> stmts;
   std::map<const void*, bool> generators;  // def node id -> its body yields (not in a nested def)
-  bool isGenerator(const ModIndex* m, TSNode def);
+  bool isGenerator(TSNode def);
   // `yield v` / `yield from seq` in a generator's frame: appended to what it yields.
   AV yield(TSNode e, DFrame& f, DPath& p, int d);
 
@@ -158,6 +160,7 @@ struct DeclEval::Impl {
   // The members of an enum class of the module (a base that is the standard library's `Enum`,
   // `IntEnum`, `StrEnum`, `Flag` or `IntFlag`), in order: instances with `name` and `value`.
   std::optional<std::vector<AV>> enumMembers(const AV& cls, int d);
+  std::map<const void*, std::optional<std::vector<AV>>> enums;  // class def id -> its members (once)
   // What iterating the value visits, when that is not its elements: an enum class's members.
   AV iterated(const AV& v, int d);
   // `super()` in a method: the instance, looked up from the class after the method's own.

@@ -48,7 +48,7 @@ std::optional<PyBuilder> builderOf(const SyntaxTree& t, const Fn& fn, DeclResult
   b.fingerprint = fingerprintOf(t, fn.def, r.ran);
   if (!r.stopped.empty()) {
     // Stopped (a limit, recursion) holding an IRBuilder, or having declared: a builder not read.
-    if (!missed && !r.builds && r.stopped.rfind("recursion", 0) != 0) return std::nullopt;
+    if (!missed && !r.builds && !r.recursion) return std::nullopt;
     b.notRead = "arguments not read: " + r.stopped + " (in " + fn.name + ")";
     return b;
   }
