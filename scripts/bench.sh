@@ -18,5 +18,12 @@ if [ "${1:-}" = "--real" ]; then
   cmake --build "$build" --target impact_real_bench -j "$(nproc)" >/dev/null
   exec "$build/bin/impact_real_bench" "$@"
 fi
+# --hints [--requests=N] [--edit]: textDocument/inlayHint's answer time for the visible range of
+# the real 4,600-line tiled builder and its pack's launch (tests/bench/RealHintsBench.cpp).
+if [ "${1:-}" = "--hints" ]; then
+  shift
+  cmake --build "$build" --target impact_hints_bench -j "$(nproc)" >/dev/null
+  exec "$build/bin/impact_hints_bench" "$@"
+fi
 cmake --build "$build" --target impact_bench -j "$(nproc)" >/dev/null
 "$build/bin/impact_bench" "$@"

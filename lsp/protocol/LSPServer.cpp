@@ -12,6 +12,7 @@
 #include "llvm/Support/LSP/Transport.h"
 #include "llvm/Support/raw_ostream.h"
 #include "protocol/Convert.h"
+#include "protocol/Features.h"
 #include "protocol/Framing.h"
 #include "protocol/Protocol.h"
 #include "cache/DiskCache.h"
@@ -292,6 +293,8 @@ class LSPServer {
       if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid executeCommand params: " + err);
       return executeCommand(p, id);
     }
+    if (isFeatureRequest(method))  // issue 38: hints, lenses, symbols, pull diagnostics, rename
+      return handleFeatureRequest(*server_, method, params, FeatureOptions{hoverMarkdown_}, replier(id, featureDocumentPath(params)));
     replyError(id, kMethodNotFound, "method not found: " + method);
   }
 
@@ -403,6 +406,8 @@ class LSPServer {
       if (auto b = io->getNumber("emitterFamilyTimeoutS")) opts.emitterFamilyBudget = std::max(0.1, *b);
       // A relative emitterCache is the workspace's (the emitter's children run in a home of their own).
       if (auto c = io->getString("emitterCache")) opts.emitterCache = againstRoot(c->str(), root);
+      // "push" (default), "pull" (answer pulls only) or "both" (docs/editors.md).
+      if (auto d = io->getString("diagnostics")) diagnosticsMode_ = d->str();
     }
     // Client capabilities that change what we send.
     if (const json::Object* caps = o->getObject("capabilities")) {
@@ -410,9 +415,17 @@ class LSPServer {
         if (const json::Object* h = td->getObject("hover"))
           if (const json::Array* fmts = h->getArray("contentFormat"))
             hoverMarkdown_ = !fmts->empty() && (*fmts)[0].getAsString() == std::optional<llvm::StringRef>("markdown");
-      if (const json::Object* ws = caps->getObject("workspace"))
+      if (const json::Object* ws = caps->getObject("workspace")) {
         if (const json::Object* w = ws->getObject("didChangeWatchedFiles"))
           watchDynamic_ = w->getBoolean("dynamicRegistration").value_or(false);
+        auto refreshes = [ws](const char* what) {
+          const json::Object* c = ws->getObject(what);
+          return c && c->getBoolean("refreshSupport").value_or(false);
+        };
+        refreshHints_ = refreshes("inlayHint");
+        refreshLenses_ = refreshes("codeLens");
+        refreshDiagnostics_ = refreshes("diagnostics");
+      }
       if (const json::Object* win = caps->getObject("window")) {
         workDoneProgress_ = win->getBoolean("workDoneProgress").value_or(false);
         if (const json::Object* sd = win->getObject("showDocument")) showDocument_ = sd->getBoolean("support").value_or(false);
@@ -423,6 +436,7 @@ class LSPServer {
 
     server::Callbacks cb;
     cb.publish = [this](const std::string& path, const std::vector<server::Diag>& diags, std::optional<int64_t> version) {
+      if (diagnosticsMode_ == "pull") return;  // the client asks (textDocument/diagnostic)
       json::Array arr;
       for (const auto& d : diags) arr.push_back(toJSON(toProtocol(d)));
       json::Object p{{"uri", uriOf(path)}, {"diagnostics", std::move(arr)}};
@@ -438,6 +452,11 @@ class LSPServer {
                                                    st.emitting, st.geometry}));
     };
     cb.emitProgress = [this](const server::EmitProgress& p) { emitProgress(p); };
+    cb.refresh = [this](bool hints, bool diagnostics) {
+      if (hints && refreshHints_) call("workspace/inlayHint/refresh", nullptr);
+      if (hints && refreshLenses_) call("workspace/codeLens/refresh", nullptr);
+      if (diagnostics && refreshDiagnostics_ && diagnosticsMode_ != "push") call("workspace/diagnostic/refresh", nullptr);
+    };
     opts.gitPoll = cfg_.gitPoll;
     if (!cfg_.noCache) opts.cacheDir = cfg_.cacheDir.empty() ? DiskCache::defaultDir() : cfg_.cacheDir;
     server_ = std::make_unique<ImpactServer>(std::move(cb), opts);
@@ -452,6 +471,7 @@ class LSPServer {
         {"codeActionProvider", json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
         {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.refs", "impact.emit", "impact.showMirror"}}}},
     };
+    addFeatureCapabilities(caps, diagnosticsMode_ != "push");
     send(id, json::Value(json::Object{{"capabilities", std::move(caps)},
                                       {"serverInfo", json::Object{{"name", "impactd"}, {"version", IMPACT_VERSION}}}}));
     // After the answer: impactd/status (starting, then the analysis) follows it. An empty root
@@ -483,6 +503,18 @@ class LSPServer {
         if (!uri || !r) return replyError(id, kInvalidParams, "impact.showMirror takes {uri, range}");
         return replyError(id, kInvalidParams, "impact.showMirror: invalid range");
       }
+      call("window/showDocument", toJSON(ShowDocumentParams{uri->str(), range, true}));
+      return send(id, json::Value(nullptr));
+    }
+    if (p.command == "impact.peekCopies") {
+      // A client that cannot peek (the command is the code lens's): the first copy is shown.
+      const json::Array* locs = arg ? arg->getArray("locations") : nullptr;
+      const json::Object* first = locs && !locs->empty() ? (*locs)[0].getAsObject() : nullptr;
+      L::Range range;
+      json::Path::Root root;
+      auto uri = first ? first->getString("uri") : std::nullopt;
+      const json::Value* r = first ? first->get("range") : nullptr;
+      if (!uri || !r || !L::fromJSON(*r, range, root)) return replyError(id, kInvalidParams, "impact.peekCopies takes {uri, position, locations}");
       call("window/showDocument", toJSON(ShowDocumentParams{uri->str(), range, true}));
       return send(id, json::Value(nullptr));
     }
@@ -576,6 +608,8 @@ class LSPServer {
   std::map<std::pair<server::EmitProgress::Task, uint64_t>, json::Value> emitTokens_;  // the runs in progress
   std::unique_ptr<ImpactServer> server_;
   bool initialized_ = false, shutdown_ = false, exitRequested_ = false;
+  std::string diagnosticsMode_ = "push";
+  bool refreshHints_ = false, refreshLenses_ = false, refreshDiagnostics_ = false;
   bool hoverMarkdown_ = false, watchDynamic_ = false, workDoneProgress_ = false, showDocument_ = false, staleCancel_ = false;
   std::atomic<int> outgoing_{0}, progressSeq_{0};
 };

@@ -17,6 +17,7 @@
 #include "analysis/Workspace.h"
 #include "git/Repository.h"
 #include "server/EmitRunner.h"
+#include "server/Features.h"
 #include "server/Scheduler.h"
 #include "server/Status.h"
 #include "server/Types.h"
@@ -32,6 +33,9 @@ struct Callbacks {
   std::function<void(const ServerStatus&)> status;
   // The background emitter's and geometry differential's progress (from their threads).
   std::function<void(const EmitProgress&)> emitProgress;
+  // After a publication (issue 38): what inlay hints and code lenses show may have moved
+  // (a builder or a copy changed), and whether the published diagnostics did.
+  std::function<void(bool hints, bool diagnostics)> refresh;
 };
 
 struct Options {
@@ -90,6 +94,20 @@ class ImpactServer {
   // The client cancelled the geometry differential's progress: the running run stops (its Python
   // child is killed) and nothing runs again until the next save of a family's input.
   void cancelGeometry();
+
+  // Beyond diagnostics (issue 38; server/Features.h, one file each under lsp/server).
+  void inlayHints(const std::string& path, Rng range, std::function<void(std::vector<InlayHint>)> reply);
+  void resolveInlayHint(InlayHint hint, std::function<void(InlayHint)> reply);
+  void codeLenses(const std::string& path, std::function<void(std::vector<CodeLens>)> reply);
+  void resolveCodeLens(CodeLens lens, std::function<void(CodeLens)> reply);
+  void documentSymbols(const std::string& path, std::function<void(std::vector<DocumentSymbol>)> reply);
+  void workspaceSymbols(const std::string& query, std::function<void(std::vector<WorkspaceSymbol>)> reply);
+  void pullDiagnostics(const std::string& path, const std::string& previousResultId,
+                       std::function<void(std::optional<PulledDiagnostics>)> reply);
+  void workspaceDiagnostics(std::map<std::string, std::string> previousByPath,
+                            std::function<void(std::vector<PulledDiagnostics>)> reply);
+  void prepareRename(const std::string& path, Pos pos, std::function<void(RenameTarget)> reply);
+  void rename(const std::string& path, Pos pos, const std::string& newName, std::function<void(RenameResult)> reply);
 
   // For tests and benchmarks: runs fn on the worker after everything posted so far.
   void sync(std::function<void()> fn);

@@ -51,24 +51,29 @@ void collectCopies(const AnalysisState& st, const std::string& bpath, const PyBu
     }
     site.arg = list.args[k];
     site.range = list.args[k].range;
-    const KernelArg& c = list.args[k];
-    std::vector<std::string> diffs;
-    // A launch call's "names" are its argument expressions: only its kinds are compared.
-    if (list.form != CppArgList::Form::Launch && !c.name.empty() && !want.name.empty() && c.name != want.name)
-      diffs.push_back("named " + c.name);
-    if (c.size && want.size && (c.kind != want.kind || c.size != want.size))
-      diffs.push_back(absl::StrCat(c.kind, "/", c.size));
-    // A name-keyed check states its scalar type (ROCKE_ARG_F32): compared at equal size too.
-    if (list.form == CppArgList::Form::NameKeyed && diffs.empty()) {
-      std::string bc = kernargs_detail::scalarClass(want, false), kc = kernargs_detail::scalarClass(c, true);
-      if (!bc.empty() && !kc.empty() && bc != kc) diffs.push_back(absl::StrCat(c.typeText, " (", c.kind, "/", c.size, ")"));
-    }
-    site.status = diffs.empty() ? "agrees" : "differs: " + diffs[0] + (diffs.size() > 1 ? ", " + diffs[1] : "");
+    std::string diff = elementDifference(list, list.args[k], want);
+    site.status = diff.empty() ? "agrees" : "differs: " + diff;
     out.copies.push_back(std::move(site));
   }
 }
 
 }  // namespace
+
+std::string elementDifference(const CppArgList& list, const KernelArg& c, const KernelArg& want) {
+  std::vector<std::string> diffs;
+  // A launch call's "names" are its argument expressions: only its kinds are compared.
+  if (list.form != CppArgList::Form::Launch && !c.name.empty() && !want.name.empty() && c.name != want.name)
+    diffs.push_back("named " + c.name);
+  if (c.size && want.size && (c.kind != want.kind || c.size != want.size))
+    diffs.push_back(absl::StrCat(c.kind, "/", c.size));
+  // A name-keyed check states its scalar type (ROCKE_ARG_F32): compared at equal size too.
+  if (list.form == CppArgList::Form::NameKeyed && diffs.empty()) {
+    std::string bc = kernargs_detail::scalarClass(want, false), kc = kernargs_detail::scalarClass(c, true);
+    if (!bc.empty() && !kc.empty() && bc != kc) diffs.push_back(absl::StrCat(c.typeText, " (", c.kind, "/", c.size, ")"));
+  }
+  if (diffs.empty()) return "";
+  return diffs[0] + (diffs.size() > 1 ? ", " + diffs[1] : "");
+}
 
 std::optional<ArgCopies> argumentAt(const AnalysisState& st, const std::string& path, uint32_t line, uint32_t col) {
   const FileFacts* f = st.headFacts.find(path);

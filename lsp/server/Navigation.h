@@ -33,6 +33,10 @@ std::optional<ArgCopies> argumentAt(const AnalysisState& st, const std::string& 
 std::vector<const KernargsPair*> pairsInRange(const AnalysisState& st, const std::string& path, uint32_t firstLine,
                                               uint32_t lastLine);
 
+// What copy element `c` of `list` states differently from the builder's argument `want` (the
+// differences hover and inlay hints show: "named x", "by_value/8"); "" when it agrees.
+std::string elementDifference(const CppArgList& list, const KernelArg& c, const KernelArg& want);
+
 std::string renderHover(const ArgCopies& a, bool markdown);
 
 }  // namespace impact::server

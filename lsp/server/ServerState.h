@@ -19,6 +19,7 @@
 #include "server/Diagnostics.h"
 #include "server/BackgroundEmit.h"
 #include "server/BackgroundGeometry.h"
+#include "server/CopyViews.h"
 #include "server/EmitDiagnostics.h"
 #include "server/GitSignature.h"
 #include "server/Navigation.h"
@@ -56,6 +57,7 @@ struct ImpactServer::Impl {
   };
   std::map<std::string, Doc> docs;  // by repository-relative path
   std::map<std::string, std::vector<Diag>> published;
+  std::shared_ptr<const AnalysisState> hintBasis;  // the analysis the last hints refresh was for
   uint64_t publishedGeneration = 0;
   double analyseMs = 20;  // moving average, for the debounce
   Clock::time_point lastEdit{};  // when the last analysis was scheduled
@@ -274,9 +276,20 @@ struct ImpactServer::Impl {
       if (it != published.end() && it->second == diags) continue;
       publish(path, diags);
     }
+    bool moved = false;  // issue 38: clients that pull or show hints are told to ask again
+    for (const auto& [path, diags] : next) {
+      auto it = published.find(path);
+      moved = moved || it == published.end() || !(it->second == diags);
+    }
     for (const auto& [path, diags] : published)
-      if (!next.count(path)) publish(path, {});
+      if (!next.count(path)) {
+        publish(path, {});
+        moved = true;
+      }
     published = std::move(next);
+    bool hints = hintInputsMoved(hintBasis.get(), *st);
+    hintBasis = st;
+    if (cb.refresh && (hints || moved)) cb.refresh(hints, moved);
     settle();
   }
 
