@@ -38,6 +38,7 @@ packages=(build-essential cmake ninja-build pkg-config git
           libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev)
 if [ "$for_tests" = 1 ]; then
   packages+=(neovim   # neovim: the headless editor-client test (tests/clients)
+             pre-commit   # the pre-commit hook's own test (pre-commit try-repo, tests/install)
              # The real-VS-Code test (tests/vscode): Debian's chromium drives code-server's page;
              # code-server searches with ripgrep; its native modules build against the -dev packages.
              ripgrep chromium libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
