@@ -19,6 +19,8 @@ local defaults = {
   filetypes = { 'python', 'cpp', 'json', 'yaml' },
   root_markers = { '.git' },
   on_attach = nil, -- function(client, bufnr)
+  inlay_hints = true, -- the builder argument at each copy's value (impactd/features.lua)
+  codelens = true, -- "N copies · K stale" above builders, "copy of build_x: agrees" above copies
 }
 
 local config = vim.deepcopy(defaults)
@@ -77,12 +79,19 @@ local function show_document(_, params, ctx)
 end
 
 local function client_config(root)
+  local features = require('impactd.features')
   local cfg = {
     name = 'impactd',
     cmd = config.cmd,
     root_dir = root,
-    on_attach = config.on_attach,
-    handlers = { ['impactd/status'] = on_status },
+    on_attach = function(client, bufnr)
+      features.attach(client, bufnr, config)
+      if config.on_attach then
+        config.on_attach(client, bufnr)
+      end
+    end,
+    handlers = vim.tbl_extend('force', { ['impactd/status'] = on_status }, features.handlers()),
+    capabilities = features.capabilities(vim.lsp.protocol.make_client_capabilities()),
   }
   cfg.init_options = { emitter = config.emitter or 'off' }
   if config.target then
@@ -90,9 +99,8 @@ local function client_config(root)
     cfg.settings = { impactd = { target = config.target } }
   end
   if not has_start then
-    local capabilities = vim.lsp.protocol.make_client_capabilities()
-    capabilities.window.showDocument = { support = true }
-    cfg.capabilities = capabilities
+    cfg.capabilities.window = cfg.capabilities.window or {}
+    cfg.capabilities.window.showDocument = { support = true }
     cfg.handlers['window/showDocument'] = show_document
   end
   return cfg
