@@ -40,7 +40,8 @@ std::string copyName(const CppArgList& l);
 
 // Whether what inlay hints and code lenses show may have moved between two analyses: a file
 // holding builders or copies has new facts (the builder was edited, a copy was), or went away.
-// The states are held by the caller, so equal pointers are the same facts.
+// The states are held by the caller, so equal pointers are the same facts. No `before` (the first
+// analysis): true, so that a client that asked before it was ready asks again.
 bool hintInputsMoved(const AnalysisState* before, const AnalysisState& now);
 
 // The last component of a path.

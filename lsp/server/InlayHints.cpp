@@ -93,17 +93,22 @@ void builderHints(const AnalysisState& st, const std::string& path, uint32_t fir
                   const LineIndex& idx, const std::string& absPath, std::vector<InlayHint>& out) {
   const FileFacts* f = st.headFacts.find(path);
   if (!f) return;
+  // A b.param two builders declare (a helper's, returned to early): the builder with the most
+  // copies stating it gives the hint (the helper alone has none: its copies pair with the entry).
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<int, InlayHint>> best;
   for (const auto& b : f->builders) {
-    if (!inLines(b.bodyRange, first, last) || b.abis.empty()) continue;
+    if (b.abis.empty()) continue;  // (a list's arguments may lie outside the def: a helper's)
     std::vector<CopyView> views;
     bool viewsRead = false;
     std::set<std::pair<uint32_t, uint32_t>> seen;  // a b.param shared by two lists: one hint
     for (const auto& abi : b.abis)
       for (size_t i = 0; i < abi.args.size(); ++i) {
         const KernelArg& a = abi.args[i];
-        if (!inLines(a.range, first, last) || a.range.line < b.bodyRange.line || a.range.endLine > b.bodyRange.endLine)
-          continue;
-        if (!seen.insert({a.range.endLine, a.range.endCol}).second) continue;
+        // Outside the def, an argument is a helper's: of this module, unless the lists were read
+        // through other modules (its range may then be in another file).
+        bool inDef = a.range.line >= b.bodyRange.line && a.range.endLine <= b.bodyRange.endLine;
+        if (!inLines(a.range, first, last) || (!inDef && !b.readThrough.empty())) continue;
+        if (!seen.insert({a.range.line, a.range.col}).second) continue;
         if (!viewsRead) {
           views = viewsOfBuilder(st, path, &b);
           viewsRead = true;
@@ -131,9 +136,11 @@ void builderHints(const AnalysisState& st, const std::string& path, uint32_t fir
                                    kindSize(a), ".");
         }
         if (a.conditional) absl::StrAppend(&h.label, " · ", shippedOn(abi, a, shipped));
-        out.push_back(std::move(h));
+        auto [it, fresh] = best.try_emplace({a.range.line, a.range.col}, stating, h);
+        if (!fresh && stating > it->second.first) it->second = {stating, std::move(h)};
       }
   }
+  for (auto& [at, h] : best) out.push_back(std::move(h.second));
 }
 
 std::vector<InlayHint> inlayHintsOf(const AnalysisState& st, const std::string& path, uint32_t first, uint32_t last,
@@ -150,7 +157,8 @@ std::vector<InlayHint> inlayHintsOf(const AnalysisState& st, const std::string& 
 }  // namespace
 
 bool hintInputsMoved(const AnalysisState* before, const AnalysisState& now) {
-  if (!before) return false;  // the first analysis: clients ask for hints as they open files
+  // The first analysis: a client that asked before it (and got none) asks again.
+  if (!before) return true;
   auto holdsHints = [](const FileFacts& f) { return !f.builders.empty() || !f.lists.empty(); };
   for (const auto& [path, f] : now.headFacts.files) {
     auto it = before->headFacts.files.find(path);

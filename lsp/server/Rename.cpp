@@ -121,16 +121,27 @@ class Planner {
     if (!b->notRead.empty()) return refuse(p, "the arguments of " + b->name + " are not read: " + b->notRead);
     for (const auto& c : a.builder.arg.choices)
       if (!c.name.empty()) return refuse(p, "the name of this argument is chosen by a condition");
+    if (!b->readThrough.empty())
+      return refuse(p, absl::StrCat("the lists of ", b->name, " are read through ", b->readThrough.size(),
+                                    " other module(s) (", b->readThrough[0], "): which file states the name is not proven"));
     // The builder's side: every b.param of its lists stating the name (an early return's list too).
+    // A b.param that another builder of the module also declares (a shared helper's) renames that
+    // builder's argument too: its copies join.
     std::set<std::pair<uint32_t, uint32_t>> seen;
     for (const auto& abi : b->abis)
       for (const auto& arg : abi.args) {
         if (arg.name != name || !seen.insert({arg.range.line, arg.range.col}).second) continue;
         if (!add(p, a.builder.path, arg.range, "b.param of " + b->name)) return p;
       }
+    std::set<const PyBuilder*> builders{b};
+    if (const FileFacts* f = st_.headFacts.find(a.builder.path))
+      for (const auto& other : f->builders)
+        for (const auto& abi : other.abis)
+          for (const auto& arg : abi.args)
+            if (arg.name == name && seen.count({arg.range.line, arg.range.col})) builders.insert(&other);
     // The copies: every element of a paired copy that states the name.
     for (const auto& q : st_.headPairs) {
-      if (!q.builder || q.builder->builder != b) continue;
+      if (!q.builder || !builders.count(q.builder->builder) || q.builder->path != a.builder.path) continue;
       const CppArgList& l = *q.copy.list;
       if (l.form == CppArgList::Form::Launch) continue;  // a launch states values, never names
       for (const auto& e : l.args)

@@ -138,6 +138,12 @@ TEST(LspInlayHints, AKernelArgumentListGetsNamesAndImpliedOffsetsAndAConditional
   std::string label = ph[0]["label"];
   EXPECT_NE(label.find("on for 0 of "), std::string::npos) << label;  // every shipped spec has use_sinks false
   EXPECT_NE(label.find("shipped variants"), std::string::npos) << label;
+  // The persistent arm's b.param, in the helper build_attention_dense returns to early: its copy
+  // (the pin's expectedPersistentSignature) pairs through build_attention_dense, and is counted.
+  const int wi = line0(repo, M::kAttention, "b.param(\"work_items\", I32)");
+  Json wh = hints(c, uriIn(repo, M::kAttention), wi, wi + 1);
+  ASSERT_EQ(wh.size(), 1u) << wh.dump(1);
+  EXPECT_EQ(wh[0]["label"], "1 copy") << wh.dump(1);
   c.shutdownAndExit();
   EXPECT_EQ(c.waitExit(), 0);
 }

@@ -11,7 +11,8 @@
 //      builder, "Open as JSON" and "Copy as text"; again later: the remembered range, "Open
 //      report as text";
 //   6. a broken impactd.path: the error notification, its "Open Settings" shows the setting.
-// With --phase trust, the workspace-trust checks of trust-checks.js instead.
+// With --phase trust, the workspace-trust checks of trust-checks.js instead; with --phase features,
+// the inlay hints, code lens and rename of feature-checks.js.
 // Each step leaves a screenshot in --out; they are removed when every check passes (unless
 // IMPACT_KEEP_SCREENSHOTS is set).
 'use strict';
@@ -22,6 +23,7 @@ const path = require('path');
 const puppeteer = require('puppeteer-core');
 const wb = require('./workbench');
 const { runTrust } = require('./trust-checks');
+const { runFeatures } = require('./feature-checks');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -497,6 +499,8 @@ async function run(page) {
   try {
     if (args.phase === 'trust') {
       await runTrust(page, { args, step, waitForServer, waitForProblems });
+    } else if (args.phase === 'features') {
+      await runFeatures(page, { args, step, waitForServer, clickOn });
     } else {
       await run(page);
     }
@@ -512,6 +516,7 @@ async function run(page) {
   }
   if (!failed) {
     if (!process.env.IMPACT_KEEP_SCREENSHOTS) {
+      // tiled-launch-hints.png (the features phase) is kept: the hints on the real launch.
       for (const file of screenshots) fs.rmSync(file, { force: true });
     }
     console.log(`real VS Code${args.phase ? ` (${args.phase})` : ''}: every check passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

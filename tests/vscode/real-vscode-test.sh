@@ -118,8 +118,11 @@ show_logs() {
   echo "real-vscode-test: screenshots and logs in $out"
 }
 
-start_code_server "$data" "$repo" "$out/code-server.log" --disable-workspace-trust
+# IMPACT_VSCODE_PHASES (default "main features trust"): the phases to run, for a quicker look.
+phases=" ${IMPACT_VSCODE_PHASES:-main features trust} "
 status=0
+if [[ "$phases" == *" main "* ]]; then
+start_code_server "$data" "$repo" "$out/code-server.log" --disable-workspace-trust
 NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" \
   --url "http://127.0.0.1:$port/?folder=$repo" --repo "$repo" --user-data "$data" \
   --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
@@ -128,6 +131,50 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 stop_code_server
+fi
+
+# 4b. Inlay hints, code lens and rename (feature-checks.js): the example with the sliding-window
+#     change committed on `feature`, and the REAL gfx950 tiled kernel (../shared/real-data, when
+#     present) committed on main beside it, for a fresh user of the same settings.
+if [[ "$phases" == *" features "* ]]; then
+feat_repo="$tmp/features-repo"
+mkdir -p "$feat_repo"
+cp -R "$root/examples/monorepo/." "$feat_repo/"
+real="$root/../shared/real-data/rocm-libraries"
+[ -d "$real" ] && cp -R "$real/." "$feat_repo/"
+(
+  cd "$feat_repo"
+  g() { git -c user.name=impactd -c user.email=impactd@example.invalid -c commit.gpgsign=false "$@"; }
+  g init -q -b main
+  g add -A
+  g commit -q -m "example monorepo and the real gfx950 tiled kernel"
+  g checkout -q -b feature
+  g apply "$root/examples/sliding-window.patch"
+  g add -A
+  g commit -q -m "sliding window (the pin is not updated)"
+)
+feat_data="$tmp/user-data-features"
+mkdir -p "$feat_data/User"
+# No impactd.path: the extension finds impactd where `cmake --install --prefix ~/.local` puts it,
+# for a user whose login shell puts ~/.local/bin on PATH (Debian's ~/.profile does; VS Code's
+# server takes its extensions' environment from the login shell).
+grep -v '"impactd.path"' "$data/User/settings.json" >"$feat_data/User/settings.json"
+feat_home="$tmp/home"
+mkdir -p "$feat_home/.local/bin"
+ln -sf "$impactd" "$feat_home/.local/bin/impactd"
+printf '%s\n' 'PATH="$HOME/.local/bin:$PATH"' >"$feat_home/.profile"
+"$code_server" --user-data-dir "$feat_data" --extensions-dir "$extensions" --list-extensions >/dev/null 2>&1 || true
+HOME="$feat_home" start_code_server "$feat_data" "$feat_repo" "$out/code-server-features.log" --disable-workspace-trust
+NODE_PATH="$install/node_modules" node "$here/real-vscode-test.js" --phase features \
+  --url "http://127.0.0.1:$port/?folder=$feat_repo" --repo "$feat_repo" --user-data "$feat_data" \
+  --out "$out" --chromium "$chromium" --impactd "$impactd" || status=$?
+if [ "$status" -ne 0 ]; then
+  show_logs "$feat_data"
+  exit "$status"
+fi
+stop_code_server
+fi
+[[ "$phases" == *" trust "* ]] || exit 0
 
 # 5. Workspace trust and the emitter (trust-checks.js): the emitter's repository (the demo's,
 #    scripts/demo-emitter.sh, but the branch starts at main: the refactor is typed and saved in

@@ -52,6 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => outputChannel.show(true)),
     vscode.commands.registerCommand('impactd.run', runImpact),
     vscode.commands.registerCommand('impactd.emit', runEmitter),
+    // The builder's code lens "N copies · …": its copies in the peek view.
+    vscode.commands.registerCommand('impact.peekCopies', peekCopies),
     // Trust granted: a new server, started with the emitter the setting asks for.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restartServer()),
     vscode.commands.registerCommand('impactd.restart', restartServer),
@@ -120,7 +122,11 @@ function resolveBinary(command: string): string | undefined {
   }
   const extensions =
     process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE').split(';') : [''];
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+  // PATH first; then where `cmake --install` and the .deb put it, for a VS Code started from a
+  // desktop whose PATH lacks ~/.local/bin or /usr/local/bin.
+  const installed = process.env.HOME ? [path.join(process.env.HOME, '.local', 'bin')] : [];
+  installed.push('/usr/local/bin', '/usr/bin');
+  for (const dir of [...(process.env.PATH ?? '').split(path.delimiter), ...installed]) {
     if (!dir) {
       continue;
     }
@@ -132,6 +138,29 @@ function resolveBinary(command: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** impact.peekCopies {uri, position, locations}: the builder's copies in the peek view. */
+interface PeekArgument {
+  uri: string;
+  position: { line: number; character: number };
+  locations: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }[];
+}
+async function peekCopies(arg: PeekArgument): Promise<void> {
+  if (!arg || !Array.isArray(arg.locations)) {
+    return;
+  }
+  const pos = (p: { line: number; character: number }) => new vscode.Position(p.line, p.character);
+  const locations = arg.locations.map(
+    (l) => new vscode.Location(vscode.Uri.parse(l.uri), new vscode.Range(pos(l.range.start), pos(l.range.end))),
+  );
+  await vscode.commands.executeCommand(
+    'editor.action.peekLocations',
+    vscode.Uri.parse(arg.uri),
+    pos(arg.position),
+    locations,
+    'peek',
+  );
 }
 
 async function reportMissingBinary(command: string): Promise<void> {
