@@ -47,6 +47,7 @@ bool svrArgDiffers(const KernelArg& s, const ArgRecord& r) {
 // reading stops (an undecided guard, a helper not followed, a hook); the list is compared up to it.
 struct SvrSpecList {
   std::vector<KernelArg> args;
+  std::vector<const KernelArg*> off;  // arguments whose condition the spec decides false
   bool decided = true;  // false: which list is built is not decided by the spec
   std::string open;     // "" when the list is complete
 };
@@ -99,7 +100,10 @@ SvrSpecList svrStaticListFor(const PyBuilder& b, const std::map<std::string, std
       out.open = absl::StrCat("the spec does not decide the condition of ", a.name, " (", a.condition, ")");
       return out;
     }
-    if (t == Truth::False) continue;
+    if (t == Truth::False) {
+      out.off.push_back(&a);
+      continue;
+    }
     KernelArg k = a;
     if (!a.choices.empty()) {
       const TypeChoice* pick = nullptr;
@@ -124,14 +128,26 @@ SvrSpecList svrStaticListFor(const PyBuilder& b, const std::map<std::string, std
   return out;
 }
 
+// What the static reading made of a recorded argument it does not have at that place: an argument
+// it declares under a condition this spec decides false names the condition and its line.
+std::string svrConstruct(const SvrSpecList& s, const ArgRecord& r) {
+  for (const KernelArg* a : s.off)
+    if (a->name == r.name)
+      return absl::StrCat("; the static reading declares ", r.name, " only if ", a->condition, " (line ", a->range.line + 1,
+                          "), false for this variant's spec");
+  for (const KernelArg& a : s.args)
+    if (a.name == r.name) return absl::StrCat("; the static reading declares ", r.name, " elsewhere (line ", a.range.line + 1, ")");
+  return "";
+}
+
 // The first difference of a static list (complete, or open after its args) and a recorded one.
 std::string svrDifference(const SvrSpecList& s, const KernelRecord& k, int& position) {
   const auto& r = k.args;
   for (size_t i = 0; i < std::min(s.args.size(), r.size()); ++i)
     if (svrArgDiffers(s.args[i], r[i])) {
       position = int(i);
-      return absl::StrCat("#", i, ": the static reading has ", svrArgText(s.args[i]), ", the run declares ",
-                          svrRecordText(r[i]));
+      return absl::StrCat("#", i, ": the static reading has ", svrArgText(s.args[i]), " (line ", s.args[i].range.line + 1,
+                          "), the run declares ", svrRecordText(r[i]), svrConstruct(s, r[i]));
     }
   if (s.args.size() > r.size()) {
     position = int(r.size());
@@ -141,7 +157,8 @@ std::string svrDifference(const SvrSpecList& s, const KernelRecord& k, int& posi
   if (s.args.size() < r.size() && s.open.empty()) {
     position = int(s.args.size());
     return absl::StrCat("#", s.args.size(), ": the run declares ", svrRecordText(r[s.args.size()]),
-                        ", the static reading ends after ", s.args.size(), " arguments");
+                        ", the static reading ends after ", s.args.size(), " arguments",
+                        svrConstruct(s, r[s.args.size()]));
   }
   return "";
 }

@@ -131,6 +131,9 @@ TEST_F(RunTruth, ADisagreementOfTheStaticReadingWithTheRunIsARowNamingIt) {
                                "static reading of build_attention_dense differs from its run: variant dense_causal_d128: "
                                "#5: the run declares cu_seqlens_q (global_buffer/8"});
   EXPECT_EQ(diff.size(), 1u) << r.out;
+  // The construct: the condition the static reading decided from the descriptor's spec.
+  EXPECT_EQ(rowsWith(r.out, {"static-vs-run", "the static reading declares cu_seqlens_q only if spec.varlen (line "}).size(), 1u)
+      << r.out;
   EXPECT_NE(r.out.find("static reading compared with the run for 4 variants of 1 builder: 1 differs"), std::string::npos)
       << r.out;
   // The Python restatement in the module decides `if spec.varlen` from the same spec: the run
