@@ -18,6 +18,7 @@
 #include "contracts/Kernargs.h"
 #include "emit/Fold.h"
 #include "emit/PackTimeLine.h"
+#include "emit/RunTruth.h"
 #include "emit/TreeKey.h"
 #include "extract/Descriptor.h"
 #include "git/Repository.h"
@@ -194,7 +195,8 @@ absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Sn
     return absl::FailedPreconditionError(absl::StrCat(
         "the emit document is for other trees (base ", doc.baseTree, ", head ", doc.headTree,
         "); this report compares base ", bt, " and head ", ht, ": run impact emit for this range"));
-  emit::FoldContext ctx = foldContextFor(baseSnap, headSnap, pairKernargs(headFacts, layout));
+  std::vector<KernargsPair> headPairs = pairKernargs(headFacts, layout);
+  emit::FoldContext ctx = foldContextFor(baseSnap, headSnap, headPairs);
   if (!targetTip.empty()) {
     auto tip = repo.commitSnapshot(targetTip);
     if (!tip.ok()) return tip.status();
@@ -211,6 +213,13 @@ absl::Status foldEmit(const ReportRequest& req, const Repository& repo, const Sn
   }
   auto out = emit::foldRows(rep.rows, doc, ctx);
   rep.notes.insert(rep.notes.end(), out.notes.begin(), out.notes.end());
+  // The run is the truth where it exists (issue 36 item 5): every copy against the recorded
+  // lists of the variants it serves, and the static reading of each builder against its run.
+  if (!doc.shard) {
+    auto truth = emit::judgeCopiesByRun(rep.rows, doc, headPairs, ctx.changedPaths);
+    rep.notes.insert(rep.notes.end(), truth.notes.begin(), truth.notes.end());
+    emit::addStaticRunRows(rep.rows, rep.notes, emit::staticVsRun(doc, headFacts), headFacts);
+  }
   rep.packTime = emit::packTimeLine(doc, &rep.notes);
   return absl::OkStatus();
 }
