@@ -141,7 +141,7 @@ IMPACT_CODEC(GuardNode, op, text, kids)
 IMPACT_CODEC(Guard, nodes, root)
 IMPACT_CODEC(TypeChoice, when, kind, typeClass, size, name)
 IMPACT_CODEC(KernelArg, name, kind, size, offset, typeText, resolved, unresolvedReason, conditional, condition, range,
-             typeClass, required, guard, choices)
+             typeClass, required, guard, choices, valueNames)
 IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when, tailCall)
 IMPACT_CODEC(PyHook, name, function, after)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, fingerprint, hooks, notRead, readThrough)

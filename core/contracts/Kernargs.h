@@ -69,13 +69,24 @@ struct Comparison {
   std::string shippedNote;
 };
 
+// The builder list a copy agreed with at the merge base (stable pairing, issue 36 item 4): its
+// function and early-return guard, and whether the copy's code is as it was then.
+struct ListAtBase {
+  std::string origin, guard;
+  bool copyUnchanged = false;
+};
+
 // Compares a copy with every argument list of the builder and keeps the closest (R2.1, R2.2).
 // `shipped`: the builder's shipped variants, where known; they decide a copy that lacks
 // conditional arguments (kernargs/ShippedDecision.h). A descriptor copy's own spec is its variant.
-Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const ShippedSet* shipped = nullptr);
+// `atBase`: the list the copy agreed with at the merge base. While the builder still has it, a
+// mismatch with it stands against another list that agrees only through an open end (or, the
+// copy unchanged, against any other list): the copy is judged against the list it matched.
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const ShippedSet* shipped = nullptr,
+                       const ListAtBase* atBase = nullptr);
 
 // compareCopy on a pair (its builder, copy and shipped variants); the pair must have a builder.
-Comparison comparePair(const KernargsPair& pair);
+Comparison comparePair(const KernargsPair& pair, const ListAtBase* atBase = nullptr);
 
 // "by_value/4", "global_buffer/8", "?" for unknown.
 std::string kindSize(const KernelArg& a);

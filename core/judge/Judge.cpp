@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "contracts/Kernargs.h"
+#include "contracts/kernargs/LaunchValues.h"
 #include "contracts/kernargs/OpenTails.h"
 #include "judge/Archs.h"
 #include "judge/Contracts.h"
@@ -176,11 +177,17 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     covered.insert(b.path);
     covered.insert(cPath);
 
-    Comparison now = comparePair(p);
     const KernargsPair* bp = nullptr;
     if (auto it = baseByCopy.find(p.copy.key); it != baseByCopy.end()) bp = it->second;
     std::optional<Comparison> before;
     if (bp && bp->builder) before = comparePair(*bp);
+    // Stable pairing: the list the copy agreed with at the base, where it paired with this builder.
+    std::optional<ListAtBase> atBase;
+    if (before && before->abi && before->outcome != Comparison::Outcome::Disagree &&
+        bp->builder->key() == b.key())
+      atBase = ListAtBase{before->abi->origin, before->abi->guard,
+                          bp->copy.list->fingerprint == p.copy.list->fingerprint};
+    Comparison now = comparePair(p, atBase ? &*atBase : nullptr);
     // A list open at a helper impactd cannot see, which the change left as it was: read as the
     // base's agreeing copy stated it (OpenTails.h), so a break made before the helper is found.
     std::optional<PyBuilder> closed;
@@ -189,7 +196,19 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       std::string helper = kernargs_detail::helperModulePath(*now.abi, b.path);
       bool unchanged = !helper.empty() && !touched(base, head, helper);
       closed = kernargs_detail::closedFromBase(*b.builder, *now.abi, *before, *bp->copy.list, unchanged, closedNote);
-      if (closed) now = compareCopy(*closed, *p.copy.list, p.shipped.get());
+      if (closed) now = compareCopy(*closed, *p.copy.list, p.shipped.get(), atBase ? &*atBase : nullptr);
+    }
+    // Named launch values that traded places since the base, the builder's list as it was
+    // (LaunchValues.h): a mismatch the kinds alone cannot show.
+    if (before && before->abi && now.abi && now.outcome != Comparison::Outcome::Disagree &&
+        before->outcome != Comparison::Outcome::Disagree && p.copy.list->form == CppArgList::Form::Launch) {
+      auto moved = kernargs_detail::movedValues(*before->abi, *now.abi, *bp->copy.list, *p.copy.list);
+      if (!moved.message.empty()) {
+        now.outcome = Comparison::Outcome::Disagree;
+        now.message = moved.message;
+        now.focusBuilder = moved.focusBuilder;
+        now.focusCopy = moved.focusCopy;
+      }
     }
 
     const PyBuilder* baseBuilder = findBuilder(base.facts, b.path, b.builder->name);

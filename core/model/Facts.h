@@ -57,6 +57,13 @@ struct KernelArg {
   // type with its condition (kind and size stay unknown, `resolved` false). A variant's spec picks
   // one where the comparison knows the specs (core/contracts/kernargs/CopyComparison.cpp).
   std::vector<TypeChoice> choices;
+  // A launch value (CppArgList::Form::Launch) that designates an object, read from its syntax:
+  // the names of the designator, outermost first, through casts, parentheses, `&`/`*` and
+  // `this->` (`o.ptr` -> {o, ptr}; `static_cast<int32_t>(binding.numSeqs)` -> {binding, numSeqs};
+  // `sinkPtr` -> {sinkPtr}). Empty for a value that designates nothing by name (a literal, a
+  // call, arithmetic, a subscript) and on every other form. Which builder argument a value names
+  // is decided from these (core/contracts/kernargs/LaunchValues).
+  std::vector<std::string> valueNames;
   bool operator==(const KernelArg&) const = default;
 };
 

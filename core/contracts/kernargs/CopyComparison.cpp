@@ -6,6 +6,7 @@
 #include "contracts/kernargs/NameKeyedComparison.h"
 #include "contracts/kernargs/ConditionalCopies.h"
 #include "contracts/kernargs/Guards.h"
+#include "contracts/kernargs/LaunchValues.h"
 #include "contracts/kernargs/ShippedDecision.h"
 
 #include <algorithm>
@@ -141,11 +142,48 @@ Picked pickChoices(std::vector<KernelArg>& bArgs, const std::vector<KernelArg>& 
 }
 }  // namespace
 
-Comparison comparePair(const KernargsPair& pair) {
-  return compareCopy(*pair.builder->builder, *pair.copy.list, pair.shipped.get());
+Comparison comparePair(const KernargsPair& pair, const ListAtBase* atBase) {
+  return compareCopy(*pair.builder->builder, *pair.copy.list, pair.shipped.get(), atBase);
 }
 
-Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const ShippedSet* shipped) {
+namespace {
+// A list agrees with the copy only through an open end when the part of the copy it could not
+// compare is not empty: the builder's list is open before the copy's last argument, or the copy
+// (a launch's trailing pack) is open before the builder's.
+bool agreesThroughOpenEnd(const Comparison& c, const CppArgList& copy) {
+  if (!c.abi || c.outcome == Comparison::Outcome::Disagree) return false;
+  if (builderOpen(*c.abi) && !copyOpen(copy)) return copy.args.size() > c.abi->args.size();
+  if (copyOpen(copy) && !builderOpen(*c.abi)) return c.abi->args.size() > copy.args.size();
+  return false;
+}
+
+std::string listName(const PyAbi& a) {
+  return a.guard.empty() ? absl::StrCat(a.origin, "'s list") : absl::StrCat("the ", a.origin, " list (when ", a.guard, ")");
+}
+
+// Stable pairing (issue 36 item 4): the comparison with the list the copy agreed with at the merge
+// base replaces `best` when it disagrees and `best` agrees only through an open end, or `best`
+// disagrees too, or the copy did not change; and when it agrees while `best` agrees only through
+// an open end. Says which list was set aside.
+void keepListOfBase(Comparison& best, const std::optional<Comparison>& stable, const CppArgList& copy,
+                    const ListAtBase& atBase) {
+  if (!stable || !best.abi || stable->abi == best.abi) return;
+  const bool open = agreesThroughOpenEnd(best, copy);
+  const bool disagrees = stable->outcome == Comparison::Outcome::Disagree;
+  if (disagrees && !open && best.outcome != Comparison::Outcome::Disagree && !atBase.copyUnchanged) return;
+  if (!disagrees && !open) return;
+  std::string setAside;
+  if (disagrees && best.outcome != Comparison::Outcome::Disagree)
+    setAside = absl::StrCat(" (compared with ", listName(*stable->abi), ", which it matched at the base; ",
+                            listName(*best.abi),
+                            open ? " agrees only up to its open end)" : " agrees, but the copy did not change)");
+  best = *stable;
+  best.message += setAside;
+}
+}  // namespace
+
+Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const ShippedSet* shipped,
+                       const ListAtBase* atBase) {
   if (copy.form == CppArgList::Form::NameKeyed) return compareNameKeyed(builder, copy);  // order-free
   Comparison best;
   best.distance = 1 << 30;
@@ -153,6 +191,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
   // them) and its count are compared.
   const bool ignoreNames = copy.form == CppArgList::Form::Launch;
   std::optional<Comparison> guardedDisagree;
+  std::optional<Comparison> stable;  // the comparison with the list the copy agreed with at the base
   const std::vector<const PyAbi*> lists = abisFor(builder, copy);
   const bool someKnown = std::any_of(lists.begin(), lists.end(), [](const PyAbi* a) { return !isDispatch(*a); });
   for (const PyAbi* abiPtr : lists) {
@@ -186,6 +225,8 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
       c = std::move(*guarded);
     }
     Diff full = guarded ? Diff{} : diffLists(bArgs, cArgs, ignoreNames);
+    // A launch's values named for another argument (LaunchValues.h) are differences too.
+    if (ignoreNames && !guarded) addValueEvidence(full, bArgs, cArgs);
     std::vector<KernelArg> bu = unconditional(bArgs), cu = unconditional(cArgs);
     std::vector<int> bIdx = unconditionalIndex(bArgs), cIdx = unconditionalIndex(cArgs);
     if (guarded) {
@@ -196,6 +237,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
       adopt(c, full, nullptr, nullptr);
     } else {
       Diff unc = diffLists(bu, cu, ignoreNames);
+      if (ignoreNames) addValueEvidence(unc, bu, cu);
       if (bu.size() != bArgs.size() && unc.parts.empty()) {
         c.outcome = Comparison::Outcome::AgreeWithoutConditional;
         c.distance = 0;
@@ -253,6 +295,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
     bool better = !best.abi || rank(c) < rank(best) ||
                   (rank(c) == rank(best) && (c.distance < best.distance ||
                                              (c.distance == best.distance && abi.guard.empty() && !best.abi->guard.empty())));
+    if (atBase && abi.origin == atBase->origin && abi.guard == atBase->guard && !stable) stable = c;
     if (better) best = c;
     // A conditional copy restates every list of the builder: a mismatch against one of them is
     // not hidden by another list it differs from only where the guards differ.
@@ -262,6 +305,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
       guardedDisagree = c;
   }
   if (guardedDisagree && best.outcome == Comparison::Outcome::AgreeWithoutConditional) best = *guardedDisagree;
+  if (atBase) keepListOfBase(best, stable, copy, *atBase);
   if (!best.abi) {
     best.outcome = Comparison::Outcome::Disagree;
     best.message = absl::StrCat(builder.name, " declares no argument list");

@@ -45,6 +45,38 @@ bool streamExpression(const Ctx& c, TSNode n) {
   return false;
 }
 
+// The names a launch value designates, outermost first (KernelArg::valueNames): through
+// parentheses, casts (`static_cast<T>(x)`, `(T)x`), `&`/`*` and `this->`; a field access adds its
+// field. Anything else (a literal, a call, arithmetic, a subscript) designates nothing by name.
+std::vector<std::string> designatedNames(const Ctx& c, TSNode n, int depth = 0) {
+  if (isNull(n) || depth > 12) return {};
+  if (is(n, "parenthesized_expression")) {
+    auto k = items(n);
+    return k.size() == 1 ? designatedNames(c, k[0], depth + 1) : std::vector<std::string>{};
+  }
+  if (is(n, "identifier") || is(n, "field_identifier")) return {std::string(c.text(n))};
+  if (is(n, "qualified_identifier")) return {lastComponent(noSpace(c.text(n)))};
+  if (is(n, "field_expression")) {
+    TSNode object = field(n, "argument");
+    std::vector<std::string> out = is(object, "this") ? std::vector<std::string>{} : designatedNames(c, object, depth + 1);
+    if (out.empty() && !is(object, "this")) return {};
+    out.push_back(noSpace(c.text(field(n, "field"))));
+    return out;
+  }
+  if (is(n, "cast_expression")) return designatedNames(c, field(n, "value"), depth + 1);
+  if (is(n, "pointer_expression")) return designatedNames(c, field(n, "argument"), depth + 1);
+  if (is(n, "call_expression")) {
+    TSNode fn = field(n, "function");
+    std::string cast = is(fn, "template_function") ? noSpace(c.text(field(fn, "name"))) : "";
+    auto a = items(field(n, "arguments"));
+    if ((cast == "static_cast" || cast == "reinterpret_cast" || cast == "const_cast" || cast == "std::bit_cast" ||
+         cast == "bit_cast") &&
+        a.size() == 1)
+      return designatedNames(c, a[0], depth + 1);
+  }
+  return {};
+}
+
 }  // namespace
 
 void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
@@ -83,6 +115,7 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
       KernelArg k;
       k.name = collapse(c.text(a[i]));
       k.range = rangeOf(a[i]);
+      k.valueNames = designatedNames(c, a[i]);
       InferredKind kind = types->infer(a[i], f);
       k.typeText = kind.typeText;
       if (kind.known()) {
