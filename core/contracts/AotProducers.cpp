@@ -93,7 +93,7 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   };
   struct Call {
     AotProduced k;
-    const void* spec = nullptr;  // the spec object's identity (its attributes)
+    std::vector<const void*> objects;  // the objects it was given (their attributes' identity)
   };
   std::vector<Call> calls;
   std::map<const void*, std::vector<std::string>> strings;  // object -> strings its methods returned
@@ -104,9 +104,18 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   };
   watch.seen = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw, const AV& value,
                    SourceRange at) {
-    if (value.k == K::Str && fn.self && fn.self->k == K::Instance && fn.self->closure) {
-      auto& v = strings[fn.self->closure.get()];
-      if (std::find(v.begin(), v.end(), value.s) == v.end()) v.push_back(value.s);
+    // A string a method of an object computed, or a call given the object (`spec.kernel_name()`,
+    // `geom.kernel_name(spec)`): a name of the kernels built from that object.
+    if (value.k == K::Str) {
+      std::vector<const AV*> objects;
+      if (fn.self && fn.self->k == K::Instance && fn.self->closure) objects.push_back(fn.self.get());
+      for (const AV& a : pos) objects.push_back(&a);
+      for (const auto& [_, a] : kw) objects.push_back(&a);
+      for (const AV* o : objects) {
+        if (o->k != K::Instance || !o->closure) continue;
+        auto& v = strings[o->closure.get()];
+        if (std::find(v.begin(), v.end(), value.s) == v.end()) v.push_back(value.s);
+      }
     }
     std::string module;
     const PyBuilder* b = builderOf(fn, module);
@@ -120,8 +129,8 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     for (const auto& [_, a] : kw) args.push_back(&a);
     for (const AV* a : args) {
       if (a->k == K::Str) c.k.names.push_back(a->s);
-      if (a->k == K::Instance && a->closure && !c.spec) {
-        c.spec = a->closure.get();
+      if (a->k == K::Instance && a->closure) c.objects.push_back(a->closure.get());
+      if (a->k == K::Instance && a->closure && c.objects.size() == 1) {
         c.k.specClass = a->s;
         for (const auto& [field, v] : *a->closure)
           if (std::string t; specText(v, t)) c.k.spec[field] = t;
@@ -131,9 +140,12 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   };
   pyextract::CallResult r = eval.trace("main", watch);
   for (Call& c : calls) {
-    if (c.spec)
-      if (auto it = strings.find(c.spec); it != strings.end())
-        c.k.names.insert(c.k.names.begin(), it->second.begin(), it->second.end());
+    std::vector<std::string> computed;
+    for (const void* o : c.objects)
+      if (auto it = strings.find(o); it != strings.end())
+        for (const std::string& n : it->second)
+          if (std::find(computed.begin(), computed.end(), n) == computed.end()) computed.push_back(n);
+    c.k.names.insert(c.k.names.begin(), computed.begin(), computed.end());
     out.kernels.push_back(std::move(c.k));
   }
   if (out.kernels.empty())
