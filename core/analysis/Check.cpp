@@ -1,5 +1,6 @@
 #include "analysis/Check.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -8,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "analysis/Analysis.h"
+#include "contracts/AotProducers.h"
+#include "contracts/CatalogBindings.h"
 #include "git/Repository.h"
 #include "model/Guard.h"
 
@@ -102,6 +105,52 @@ Accounting filterAccounting(const Accounting& a, const std::vector<std::string>&
   return f;
 }
 
+namespace {
+// Each AOT catalog family whose catalog the accounting holds (DOMAIN.md §6): its catalog, the
+// producer that builds its kernels, and the name-keyed bindings (adapter, tests) of its entries.
+std::string aotFamilies(const TreeFacts& facts, const Accounting& a) {
+  std::set<std::string> catalogs;
+  for (const auto& c : a.copies)
+    if (!aotFamilyFolder(c.path).empty()) catalogs.insert(c.path);
+  std::vector<BindingPair> bindings = pairBindings(facts);
+  std::string out;
+  for (const std::string& catalog : catalogs) {
+    const FileFacts* f = facts.find(catalog);
+    size_t entries = 0;
+    std::string opKind;
+    if (f)
+      for (const auto& l : f->lists)
+        if (l.catalog) ++entries, opKind = l.catalog->opKind;
+    const std::string folder = aotFamilyFolder(catalog);
+    absl::StrAppend(&out, "\naot family ", folder, "\n  catalog ", catalog, ": ", entries, " entries, op_kind ",
+                    opKind.empty() ? "(none)" : opKind, "\n");
+    bool producer = false;
+    for (auto it = facts.producers.lower_bound(folder); it != facts.producers.end() && it->first.starts_with(folder); ++it) {
+      producer = true;
+      std::set<std::string> builders;
+      for (const auto& k : it->second->kernels) builders.insert(k.builderPath + ":" + k.builderName);
+      absl::StrAppend(&out, "  producer ", it->first, ": ",
+                      it->second->notRead.empty()
+                          ? absl::StrCat(it->second->kernels.size(), " kernels built by ", absl::StrJoin(builders, ", "))
+                          : "NOT READ: " + it->second->notRead,
+                      "\n");
+    }
+    if (!producer) absl::StrAppend(&out, "  producer: none in the folder (entries pair by folder and symbol)\n");
+    for (const BindingPair& p : bindings) {
+      if (std::none_of(p.entries.begin(), p.entries.end(), [&](const auto& e) { return e.first == catalog; })) continue;
+      BindingCheck c = checkBindings(p);
+      absl::StrAppend(&out, "  bindings ", p.path, ":", p.set->range.line + 1, " ", p.set->function, " ",
+                      p.set->variable, " (", p.set->bindings.size(), " names; paired by ", p.pairedBy, ")\n    ",
+                      c.problems.empty() ? "binds every name the entries need, as LaunchAbi packs it"
+                                         : absl::StrJoin(c.problems, "; "),
+                      c.unused.empty() ? "" : "; not read by any entry: " + absl::StrJoin(c.unused, ", "),
+                      c.unstated.empty() ? "" : "; value type not stated: " + absl::StrJoin(c.unstated, "; "), "\n");
+    }
+  }
+  return out;
+}
+}  // namespace
+
 std::string renderCheckText(const CheckResult& r, const Accounting& a) {
   std::string out = absl::StrCat("impact check: ", r.head, "\n");
   std::set<const AccountedCopy*> shown;
@@ -137,6 +186,7 @@ std::string renderCheckText(const CheckResult& r, const Accounting& a) {
                       c->pairedBy.empty() ? "(not said)" : c->pairedBy, "\n    ", c->detail, "\n");
     }
   }
+  if (r.facts) absl::StrAppend(&out, aotFamilies(*r.facts, a));
   std::string gaps, asides;
   for (const auto& c : a.copies) {
     if (shown.count(&c)) continue;

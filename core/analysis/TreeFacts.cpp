@@ -1,6 +1,7 @@
 #include "analysis/TreeFacts.h"
 
 #include "analysis/CrossModule.h"
+#include "contracts/AotProducers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -76,17 +77,16 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
   for (size_t s = 0; s < snaps.size(); ++s) {
     for (size_t i = 0; i < paths[s].size(); ++i)
       out[s].files.emplace_hint(out[s].files.end(), *paths[s][i], std::move(slots[s][i]));
-    followModules(
-        out[s],
-        [&](const std::string& p) -> std::optional<std::string> {
-          auto content = snaps[s]->read(p);
-          if (!content.ok()) return std::nullopt;
-          return std::move(*content);
-        },
-        [&](const std::string& p) {
-          const FileRef* ref = snaps[s]->find(p);
-          return ref ? ref->id : std::string();
-        });
+    TreeReader read = [&](const std::string& p) -> std::optional<std::string> {
+      auto content = snaps[s]->read(p);
+      if (!content.ok()) return std::nullopt;
+      return std::move(*content);
+    };
+    followModules(out[s], read, [&](const std::string& p) {
+      const FileRef* ref = snaps[s]->find(p);
+      return ref ? ref->id : std::string();
+    });
+    readProducers(out[s], layout, read);  // the AOT catalog's producer scripts, run through the tree
   }
   return out;
 }

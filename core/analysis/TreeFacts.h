@@ -8,6 +8,7 @@
 
 #include "extract/Extract.h"
 #include "git/Snapshot.h"
+#include "model/AotFacts.h"
 #include "model/Layout.h"
 
 namespace impact {
@@ -30,6 +31,9 @@ struct TreeFacts {
     std::shared_ptr<const FileFacts> result;
   };
   std::map<std::string, Followed> followed;
+  // The AOT catalog families' producer scripts, run through the tree (core/contracts/
+  // AotProducers): path -> what each builds.
+  std::map<std::string, std::shared_ptr<const AotProducer>> producers;
   const FileFacts* find(const std::string& path) const {
     auto it = files.find(path);
     return it == files.end() ? nullptr : it->second.get();

@@ -1,6 +1,7 @@
 #include "analysis/Workspace.h"
 
 #include "analysis/CrossModule.h"
+#include "contracts/AotProducers.h"
 
 #include <algorithm>
 
@@ -74,20 +75,19 @@ void Workspace::refreshHeadFile(const std::string& path) {
   // A builder whose list goes on in a helper module: followed again with this file's new text
   // (it may be the builder's module, the helper's, or neither; the check is on facts in memory).
   headFacts_.unfollowed.erase(path);
-  followModules(
-      headFacts_,
-      [&](const std::string& p) -> std::optional<std::string> {
-        const FileRef* ref = headRef(p);
-        if (!ref) return std::nullopt;
-        if (ref->data) return *ref->data;
-        auto content = disk_->read(p);
-        if (!content.ok()) return std::nullopt;
-        return std::move(*content);
-      },
-      [&](const std::string& p) {
-        const FileRef* ref = headRef(p);
-        return ref ? ref->id : std::string();
-      });
+  TreeReader read = [&](const std::string& p) -> std::optional<std::string> {
+    const FileRef* ref = headRef(p);
+    if (!ref) return std::nullopt;
+    if (ref->data) return *ref->data;
+    auto content = disk_->read(p);
+    if (!content.ok()) return std::nullopt;
+    return std::move(*content);
+  };
+  followModules(headFacts_, read, [&](const std::string& p) {
+    const FileRef* ref = headRef(p);
+    return ref ? ref->id : std::string();
+  });
+  readProducers(headFacts_, layout_, read);  // a producer, or a module it reads, may have changed
 }
 
 void Workspace::refreshHeadFacts(const std::string& path) {

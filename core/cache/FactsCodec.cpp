@@ -146,7 +146,9 @@ IMPACT_CODEC(PyAbi, origin, guard, args, tailHelper, tailModule, when, tailCall)
 IMPACT_CODEC(PyHook, name, function, after)
 IMPACT_CODEC(PyBuilder, name, style, range, bodyRange, abis, fingerprint, hooks, notRead, readThrough)
 IMPACT_CODEC(CppArgList::BuilderHint, source, builder)
-IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, persistent, grid, block, geometry)
+IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, opKind, persistent, grid, block, geometry)
+IMPACT_CODEC(NameBinding, name, map, valueType, why, range)
+IMPACT_CODEC(BindingSet, function, variable, range, bindings)
 IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail,
              rejects)
 IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, kmdFields, guard, testPath, line,
@@ -183,10 +185,10 @@ IMPACT_CODEC(PyModuleFacts, defs, imports, moduleRefs)
 template <typename Ar>
 void factsFields(Ar& ar, FileFacts& f) {
   auto& [path, kind, ok, error, fingerprint, builders, lists, manifest, descriptor, generator, module, symbols, nameLists,
-         nameArrays, setAside] = f;
+         nameArrays, setAside, bindingSets, opKinds] = f;
   (void)path;
   ar.all(kind, ok, error, fingerprint, builders, lists, manifest, descriptor, generator, module, symbols, nameLists,
-         nameArrays, setAside);
+         nameArrays, setAside, bindingSets, opKinds);
 }
 
 void encodeFactsInto(const FileFacts& f, std::string& out) {

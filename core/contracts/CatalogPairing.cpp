@@ -1,7 +1,11 @@
 #include "contracts/CatalogPairing.h"
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "contracts/AotProducers.h"
+#include "contracts/kernargs/Guards.h"
 
 namespace impact {
 
@@ -56,6 +60,105 @@ std::optional<BuilderRef> catalogBuilder(const TreeFacts& facts, const Layout& l
     return std::nullopt;
   }
   return BuilderRef{module, best};
+}
+
+namespace {
+size_t commonPrefix(const std::string& a, const std::string& b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return n;
+}
+}  // namespace
+
+std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std::string& catalogPath,
+                                               const CppArgList& entry, std::string& note) {
+  const std::string folder = aotFamilyFolder(catalogPath);
+  if (folder.empty() || !entry.catalog) return std::nullopt;
+  std::vector<const AotProducer*> producers;
+  for (auto it = facts.producers.lower_bound(folder); it != facts.producers.end() && it->first.starts_with(folder); ++it)
+    if (it->first.find('/', folder.size()) == std::string::npos) producers.push_back(it->second.get());
+  if (producers.empty()) return std::nullopt;
+  const std::string& symbol = entry.catalog->symbol;
+  const AotProducer* byP = nullptr;
+  const AotProduced* byK = nullptr;
+  const AotProducer* nearP = nullptr;
+  const AotProduced* nearK = nullptr;
+  size_t nearLen = 0;
+  std::vector<std::string> unread;
+  for (const AotProducer* p : producers) {
+    if (!p->notRead.empty()) unread.push_back(absl::StrCat(p->path, ": ", p->notRead));
+    for (const AotProduced& k : p->kernels) {
+      if (std::find(k.names.begin(), k.names.end(), symbol) != k.names.end() && !byK) byP = p, byK = &k;
+      for (const std::string& n : k.names)
+        if (size_t l = commonPrefix(n, symbol); l > nearLen) nearLen = l, nearP = p, nearK = &k;
+    }
+  }
+  CatalogProduced out;
+  if (!byK) {
+    std::string where = absl::StrJoin(producers, ", ", [](std::string* o, const AotProducer* p) { o->append(p->path); });
+    if (!unread.empty()) {
+      note = absl::StrCat("not compared: the producer could not be read (", absl::StrJoin(unread, "; "), ")");
+      return std::nullopt;
+    }
+    // The producer builds no kernel of this symbol (its `.co` is not written): the entry is
+    // compared with the kernel whose symbol is nearest (a spec edit renames it: `_sr`), and the
+    // row says so.
+    if (!nearK || nearLen * 2 < symbol.size()) {
+      note = absl::StrCat("not compared: no kernel the producer ", where, " builds is named ", symbol);
+      return std::nullopt;
+    }
+    out.note = absl::StrCat("the producer builds no kernel named ", symbol, " (its .co is not written); nearest: ",
+                            nearK->names.front());
+    byP = nearP;
+    byK = nearK;
+  }
+  const FileFacts* bf = facts.find(byK->builderPath);
+  const PyBuilder* b = nullptr;
+  if (bf)
+    for (const PyBuilder& pb : bf->builders)
+      if (pb.name == byK->builderName && pb.style == PyBuilder::Style::Params) b = &pb;
+  if (!b) {
+    note = absl::StrCat("not compared: builder ", byK->builderName, " of ", byK->builderPath, " is not read");
+    return std::nullopt;
+  }
+  out.builder = BuilderRef{byK->builderPath, b};
+  out.producer = byP;
+  out.kernel = byK;
+  auto copy = std::make_shared<CppArgList>(entry);
+  for (const auto& [k, v] : byK->spec) copy->spec[k] = v;  // the producer's spec decides
+  auto decided = std::make_shared<PyBuilder>(*b);
+  std::set<std::string> builderNames;
+  for (PyAbi& abi : decided->abis) {
+    std::vector<KernelArg> kept;
+    for (KernelArg& a : abi.args) {
+      builderNames.insert(a.name);
+      Truth t = a.conditional ? evalGuard(argGuard(a), copy->spec) : Truth::True;
+      if (t == Truth::False) continue;
+      if (t == Truth::True && a.conditional) {
+        a.conditional = false;
+        a.condition.clear();
+        a.guard = Guard{};
+      }
+      kept.push_back(std::move(a));
+    }
+    abi.args = std::move(kept);
+  }
+  bool sameVocabulary = !copy->args.empty();
+  std::vector<std::string> names;
+  for (const KernelArg& a : copy->args) {
+    auto colon = a.typeText.rfind(": ");
+    names.push_back(colon == std::string::npos ? "" : a.typeText.substr(0, colon));
+    sameVocabulary = sameVocabulary && builderNames.count(names.back());
+  }
+  if (sameVocabulary) {
+    for (size_t i = 0; i < copy->args.size(); ++i) copy->args[i].name = names[i];
+    copy->named = true;
+  }
+  out.copy = std::move(copy);
+  out.decided = std::move(decided);
+  out.pairedBy = absl::StrCat("producer ", byP->path, " builds ", symbol, " with ", byK->builderName,
+                              byK->specClass.empty() ? "" : "(" + byK->specClass + ")", " (line ", byK->at.line + 1, ")");
+  return out;
 }
 
 }  // namespace impact

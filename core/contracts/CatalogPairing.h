@@ -7,6 +7,7 @@
 // (CppArgList::spec carries `persistent`, read by compareCopy).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,25 @@ namespace impact {
 // receives the candidates in the order they were looked for.
 std::string catalogModule(const TreeFacts& facts, const Layout& layout, const std::string& arch,
                           const std::string& family, std::vector<std::string>* tried = nullptr);
+
+// An entry explained by its family's producer (AotProducers.h): the kernel the producer builds
+// under the entry's `symbol`, its builder, and the entry as a copy of that kernel's list (its spec
+// the producer's: conditional arguments decided by it). `note` is set when the folder has a
+// producer but none explains the entry (and why), or how it paired when not by its own symbol.
+struct CatalogProduced {
+  BuilderRef builder;
+  const AotProducer* producer = nullptr;
+  const AotProduced* kernel = nullptr;
+  std::shared_ptr<const CppArgList> copy;  // the entry with the kernel's spec (and names, below)
+  // The builder with the conditional arguments that spec decides decided (on: unconditional; off:
+  // left out), so positions are the shipped list's. An entry whose every name is one of the
+  // builder's speaks its vocabulary: its names are compared too (a swap of two i32 is a break).
+  std::shared_ptr<const PyBuilder> decided;
+  std::string pairedBy, note;
+};
+// Nothing (note empty) when the folder has no producer: the entry pairs by folder and symbol.
+std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std::string& catalogPath,
+                                               const CppArgList& entry, std::string& note);
 
 // The builder an entry restates, or nothing with `note` saying what was looked for.
 std::optional<BuilderRef> catalogBuilder(const TreeFacts& facts, const Layout& layout,

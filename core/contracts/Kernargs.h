@@ -42,6 +42,12 @@ struct KernargsPair {
   // The builder's shipped variants, where a declaration states them (ShippedVariants.h): they
   // decide a copy that lacks conditional arguments (SPEC R2.2). Null: not known.
   std::shared_ptr<const ShippedSet> shipped;
+  // A copy the pairing restated (an AOT catalog entry with its producer's spec, CatalogPairing.h):
+  // `copy.list` points here.
+  std::shared_ptr<const CppArgList> ownList;
+  // A builder the pairing restated (the builder of an AOT catalog entry with the conditional
+  // arguments its producer's spec decides, decided): `builder->builder` points here.
+  std::shared_ptr<const PyBuilder> ownBuilder;
 };
 
 // Pairs every copy in the tree with its builder (R2.3). Copies that pair with nothing and

@@ -569,7 +569,13 @@ void extractCopiesAndSymbols(std::string_view path, std::string_view content, co
     if (auto ks = j.find("kernel_source"); ks != j.end())
       addKpackSignature(*ks, ukdNameOf(j, f.descriptor->name), "/kernel_source", idx, f.lists);
   }
-  if (catalog) addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0, catalogFolder(path));
+  if (catalog) {
+    addCatalogEntries(j, "", std::nullopt, idx, f.lists, 0, catalogFolder(path));
+    // The family's `op_kind`: the adapter whose opKind() it is binds the entries' arguments.
+    if (auto ok = j.find("op_kind"); j.is_object() && ok != j.end() && ok->is_string())
+      for (auto& l : f.lists)
+        if (l.catalog) l.catalog->opKind = ok->get<std::string>();
+  }
 }
 }  // namespace
 

@@ -43,5 +43,7 @@ ContractRows judgeBuildFiles(const JudgeContext& cx);
 ContractRows judgeNameLists(const JudgeContext& cx);
 // DOMAIN.md §6: the grid/block of real AOT catalog entries vs their module's *_grid/*_block.
 ContractRows judgeCatalogGeometry(const JudgeContext& cx);
+// DOMAIN.md §6: an AOT adapter's (or test's) name-keyed LaunchBindings vs the catalog entries.
+ContractRows judgeCatalogBindings(const JudgeContext& cx);
 
 }  // namespace impact

@@ -319,6 +319,7 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
       {"removed-symbol", &judgeRemovedSymbols, {FileKind::Python, FileKind::Descriptor}},
       {"build", &judgeBuildFiles, {FileKind::Cpp, FileKind::Other}},
       {"catalog-geometry", &judgeCatalogGeometry, {FileKind::Python, FileKind::Descriptor}},
+      {"catalog-bindings", &judgeCatalogBindings, {FileKind::Cpp, FileKind::Descriptor}},
       {"kernargs-names", &judgeNameLists, {FileKind::Python, FileKind::Cpp, FileKind::Manifest}},
   };
   for (const Entry& e : contracts) {

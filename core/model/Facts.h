@@ -160,6 +160,7 @@ struct CppArgList {
   // (core/contracts/CatalogPairing). `grid`/`block`: the entry's geometry as canonical JSON.
   struct CatalogEntry {
     std::string arch, family, symbol;
+    std::string opKind;       // the catalog's `op_kind` (its adapter's opKind())
     bool persistent = false;  // `_persist<N>` in the symbol
     std::string grid, block;
     SourceRange geometry;  // the entry's `grid` value (`block` when it has no grid)
@@ -302,6 +303,27 @@ struct SetAside {
   bool operator==(const SetAside&) const = default;
 };
 
+// A C++ function that binds kernel arguments by name into an AOT catalog engine's
+// `catalog::LaunchBindings` (DOMAIN.md §6; extract/cpp/CatalogBindings): an adapter's
+// `buildBindings`, a test building them by hand. A name-keyed copy of the catalog's
+// `args_signature`: LaunchAbi looks each entry's argument names up in these maps.
+struct NameBinding {
+  std::string name;       // "X", "eps"
+  std::string map;        // "pointerUids" | "pointerValues" | "scalars"
+  std::string valueType;  // scalars: the ScalarValue alternative ("float", "int64_t", "uint64_t"); "" unknown
+  std::string why;        // valueType unknown: why
+  SourceRange range;      // the binding's call
+  bool operator==(const NameBinding&) const = default;
+};
+
+struct BindingSet {
+  std::string function;  // "RmsNormAdapter::buildBindings", "makeCandidate", "Suite.Test"
+  std::string variable;  // the LaunchBindings object ("bindings", "pc.bindings")
+  SourceRange range;     // its first binding
+  std::vector<NameBinding> bindings;
+  bool operator==(const BindingSet&) const = default;
+};
+
 struct FileFacts {
   std::string path;
   FileKind kind = FileKind::Other;
@@ -321,6 +343,9 @@ struct FileFacts {
   // `const char* NAMES[]`), CppArgList::Form::Names: names only, in order (extract/cpp/NamesArrays).
   std::vector<CppArgList> nameArrays;
   std::vector<SetAside> setAside;       // C++ files: lists read and deliberately not copies
+  std::vector<BindingSet> bindingSets;  // C++ files: name-keyed LaunchBindings (AOT catalog engine)
+  // C++ files: each class's `opKind()` (an AOT catalog adapter: "RmsNormAdapter" -> "rmsnorm").
+  std::map<std::string, std::string> opKinds;
   bool operator==(const FileFacts&) const = default;
 };
 

@@ -16,8 +16,11 @@ struct Layout {
   // Trees whose files are analysed; everything else is outside the surface.
   std::vector<std::string> pythonRoots = {"dnn-providers/hip-kernel-provider/rocke/",
                                           "dnn-providers/hip-kernel-provider/descriptor-packaging/"};
+  // (The AOT catalog's family folders hold the families' GPU tests, which bind the catalog's
+  // argument names by hand: extract/cpp/CatalogBindings.)
   std::vector<std::string> cppRoots = {"dnn-providers/hip-kernel-provider/src/",
-                                       "projects/hipdnn/plugin_sdk/include/"};
+                                       "projects/hipdnn/plugin_sdk/include/",
+                                       "dnn-providers/hip-kernel-provider/rocke/aot_catalog/"};
   std::vector<std::string> manifestRoots = {"projects/hipdnn/tools/IngestorGenerator/configs/"};
   std::vector<std::string> descriptorRoots = {"dnn-providers/hip-kernel-provider/"};
   // Python import roots (sys.path entries): a module's dotted name is its path below one.

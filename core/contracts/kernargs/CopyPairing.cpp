@@ -363,7 +363,19 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       // A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
       if (list.catalog && !list.builderHint) {
         std::string note;
-        if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
+        // Its family's producer builds it: paired with that builder, compared under that spec.
+        if (auto cp = catalogProduced(facts, path, list, note)) {
+          p.builder = cp->builder;
+          p.ownBuilder = cp->decided;
+          p.builder->builder = p.ownBuilder.get();
+          p.ownList = cp->copy;
+          p.copy.list = p.ownList.get();
+          p.pairedBy = cp->pairedBy;
+          p.declaration = cp->producer->path;
+          p.note = cp->note;
+        } else if (!note.empty()) {
+          p.note = note;
+        } else if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
           p.builder = cb;
           p.pairedBy = absl::StrCat("catalog ", path, " folder and symbol");
           p.declaration = path;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "extract/cpp/CatalogBindings.h"
 #include "extract/cpp/Context.h"
 #include "extract/cpp/EngineRegistrations.h"
 #include "extract/cpp/LambdaIdiom.h"
@@ -39,6 +40,7 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     cpp::extractNamesArrays(c, out.nameArrays, out.setAside);
     cpp::extractSymbols(c, out.symbols);
     cpp::extractEngineRegistrations(c, out.symbols.engineRegistrations);
+    cpp::extractBindings(c, out.bindingSets, out.opKinds);
   } catch (const std::exception& e) {
     if (out.ok) {
       out.ok = false;

@@ -231,6 +231,9 @@ TypeRef DeclaredTypes::typeOf(TSNode expr, int function, int depth) const {
     TypeRef b = typeOf(field(n, "argument"), function, depth + 1);
     if (!b.known()) return b;
     if (b.text.ends_with("*") || b.text.ends_with("[]")) return {*elementOf(b.text), ""};
+    // `*opt` of a `std::optional<T>`: its T (the AOT adapters bind `ScalarValue{*eps}`).
+    if (b.text.starts_with("optional<") && b.text.ends_with(">"))
+      return {trim(b.text.substr(9, b.text.size() - 10)), ""};
     return {"", "'" + text + "' dereferences a '" + b.text + "'"};
   }
   if (t == "cast_expression") return {clean(c_.text(field(n, "type"))), ""};

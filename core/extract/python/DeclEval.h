@@ -175,6 +175,16 @@ struct CallResult {
   std::string why;  // "": returned `value`; else why it gave no value (a limit, recursion, a raise)
 };
 
+// Watching a run of a function whole (DeclEval::trace; the AOT catalog's producer scripts,
+// core/contracts/AotProducers): every call of a function of the tree (the module's, another
+// module's, a method of an object) is shown to `skip` before it runs (true: it does not run, its
+// value is unknown) and to `seen` after, with the value it gave.
+struct CallTrace {
+  using Kw = std::vector<std::pair<std::string, AV>>;
+  std::function<bool(const AV& fn, const std::vector<AV>& pos, const Kw& kw)> skip;
+  std::function<void(const AV& fn, const std::vector<AV>& pos, const Kw& kw, const AV& value, SourceRange at)> seen;
+};
+
 class DeclEval {
  public:
   // `dotted`: the module's own name, for its relative imports and the loader.
@@ -196,6 +206,8 @@ class DeclEval {
   // defaults, every statement runs (no builder's tail is left out, no callee budget), under the
   // step and depth limits. A values reader (the names lists of core/extract/python/NameLists).
   CallResult callWithDefaults(const std::string& name);
+  // callWithDefaults, each call of a function of the tree shown to `trace` (DeclEvalTrace.cpp).
+  CallResult trace(const std::string& name, const CallTrace& trace);
   long stepsTaken() const;
 
   static constexpr long kMaxSteps = 400000;   // per run

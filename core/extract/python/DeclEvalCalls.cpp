@@ -33,6 +33,10 @@ const AV* kwArg(const Kw& kw, std::initializer_list<const char*> names) {
 }
 
 AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
+  if (watcher) {  // DeclEval::trace: shown to the watcher first (DeclEvalTrace.cpp)
+    if (!watched) return traced(fn, std::move(pos), std::move(kw), at, f, p, d);
+    watched = false;
+  }
   const void* id = fn.def.id;
   bool declaring = mayDeclare(fn.mod, fn.def, 0);
   if (std::find(stack.begin(), stack.end(), id) != stack.end()) {

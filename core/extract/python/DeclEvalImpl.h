@@ -109,6 +109,12 @@ struct DeclEval::Impl {
   std::string missed;  // the first `.param` call on a receiver not known (DeclResult::missed)
   bool wholeValues = false;  // callWithDefaults: every callee runs whole, under the step limit
   std::string lastRaise;     // the `raise` statement a path last reached, as written
+  // DeclEval::trace (DeclEvalTrace.cpp): the watcher, and whether the call `invoke` is entering
+  // was shown to it already.
+  const CallTrace* watcher = nullptr;
+  bool watched = false;
+  AV traced(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+            DPath& p, int d);
   // Per statement: does it reach a `.param` attribute or a module function that may declare, and
   // the plain names it uses (a local function or alias bound to a declaring value).
   struct StmtInfo {

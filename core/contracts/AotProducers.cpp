@@ -1,0 +1,175 @@
+#include "contracts/AotProducers.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "extract/python/DeclEval.h"
+#include "parse/Syntax.h"
+
+namespace impact {
+
+namespace {
+
+using pyextract::AV;
+using K = AV::K;
+
+constexpr size_t kMaxLoaded = 64;  // modules one producer run may read
+
+std::string folderOf(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+// A spec field's value as the facts' spec maps write it ("true", "8", "bf16", "null").
+bool specText(const AV& v, std::string& out) {
+  switch (v.k) {
+    case K::Bool: out = v.i ? "true" : "false"; return true;
+    case K::Int: out = std::to_string(v.i); return true;
+    case K::Str: out = v.s; return true;
+    case K::None: out = "null"; return true;
+    default: return false;
+  }
+}
+
+// A builder that declares arguments (a method such as `Spec.kernel_name` may be read as a builder
+// of no argument: it is run, not watched).
+bool declares(const PyBuilder& b) {
+  return !b.notRead.empty() || std::any_of(b.abis.begin(), b.abis.end(), [](const PyAbi& a) { return !a.args.empty(); });
+}
+
+}  // namespace
+
+std::string aotFamilyFolder(const std::string& catalogPath) {
+  if (!catalogPath.ends_with("/family.json")) return "";
+  bool family = catalogPath.find("/aot_catalog/") != std::string::npos ||
+                catalogPath.find("/aot_catalog_engine/library/") != std::string::npos;
+  return family ? folderOf(catalogPath) : "";
+}
+
+std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& layout, const std::string& path,
+                                       const std::string& source, const TreeReader& read) {
+  AotProducer out;
+  out.path = path;
+  auto tree = SyntaxTree::parse(Lang::Python, source);
+  const std::string folder = folderOf(path);
+  std::map<std::string, std::unique_ptr<SyntaxTree>> loaded;
+  std::map<std::string, std::string> pathOf{{"", path}};
+  pyextract::ModuleLoader loader = [&](const std::string& d) -> const SyntaxTree* {
+    if (auto it = loaded.find(d); it != loaded.end()) return it->second.get();
+    if (loaded.size() >= kMaxLoaded) return nullptr;
+    auto& slot = loaded[d];
+    std::vector<std::string> roots = layout.importRoots;
+    roots.push_back(folder.substr(0, folder.size() - 1));  // the producer's own folder (sibling imports)
+    for (const std::string& root : roots) {
+      std::string p = root + "/" + pyextract::modulePathOf(d);
+      if (auto text = read(p)) {
+        slot = SyntaxTree::parse(Lang::Python, std::move(*text));
+        pathOf[d] = p;
+        break;
+      }
+    }
+    return slot.get();
+  };
+  pyextract::DeclEval eval(*tree, loader, "");
+  if (!eval.module().fns.count("main")) return std::nullopt;  // not a producer
+
+  // The builder a called function is: a `b.param` builder of the tree, by its module's facts.
+  auto builderOf = [&](const AV& fn, std::string& module) -> const PyBuilder* {
+    if (fn.k != K::Func || !fn.mod) return nullptr;
+    auto it = pathOf.find(fn.mod->dotted);
+    if (it == pathOf.end()) return nullptr;
+    const FileFacts* ff = facts.find(it->second);
+    if (!ff) return nullptr;
+    for (const PyBuilder& b : ff->builders)
+      if (b.name == fn.s && b.style == PyBuilder::Style::Params && declares(b)) {
+        module = it->second;
+        return &b;
+      }
+    return nullptr;
+  };
+  struct Call {
+    AotProduced k;
+    std::vector<const void*> objects;  // the objects it was given (their attributes' identity)
+  };
+  std::vector<Call> calls;
+  std::map<const void*, std::vector<std::string>> strings;  // object -> strings its methods returned
+  pyextract::CallTrace watch;
+  watch.skip = [&](const AV& fn, const std::vector<AV>&, const pyextract::CallTrace::Kw&) {
+    std::string module;
+    return builderOf(fn, module) != nullptr;
+  };
+  watch.seen = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw, const AV& value,
+                   SourceRange at) {
+    // A string a method of an object computed, or a call given the object (`spec.kernel_name()`,
+    // `geom.kernel_name(spec)`): a name of the kernels built from that object.
+    if (value.k == K::Str) {
+      std::vector<const AV*> objects;
+      if (fn.self && fn.self->k == K::Instance && fn.self->closure) objects.push_back(fn.self.get());
+      for (const AV& a : pos) objects.push_back(&a);
+      for (const auto& [_, a] : kw) objects.push_back(&a);
+      for (const AV* o : objects) {
+        if (o->k != K::Instance || !o->closure) continue;
+        auto& v = strings[o->closure.get()];
+        if (std::find(v.begin(), v.end(), value.s) == v.end()) v.push_back(value.s);
+      }
+    }
+    std::string module;
+    const PyBuilder* b = builderOf(fn, module);
+    if (!b) return;
+    Call c;
+    c.k.builderPath = module;
+    c.k.builderName = b->name;
+    c.k.at = at;
+    std::vector<const AV*> args;
+    for (const AV& a : pos) args.push_back(&a);
+    for (const auto& [_, a] : kw) args.push_back(&a);
+    for (const AV* a : args) {
+      if (a->k == K::Str) c.k.names.push_back(a->s);
+      if (a->k == K::Instance && a->closure) c.objects.push_back(a->closure.get());
+      if (a->k == K::Instance && a->closure && c.objects.size() == 1) {
+        c.k.specClass = a->s;
+        for (const auto& [field, v] : *a->closure)
+          if (std::string t; specText(v, t)) c.k.spec[field] = t;
+      }
+    }
+    calls.push_back(std::move(c));
+  };
+  pyextract::CallResult r = eval.trace("main", watch);
+  for (Call& c : calls) {
+    std::vector<std::string> computed;
+    for (const void* o : c.objects)
+      if (auto it = strings.find(o); it != strings.end())
+        for (const std::string& n : it->second)
+          if (std::find(computed.begin(), computed.end(), n) == computed.end()) computed.push_back(n);
+    c.k.names.insert(c.k.names.begin(), computed.begin(), computed.end());
+    out.kernels.push_back(std::move(c.k));
+  }
+  if (out.kernels.empty())
+    out.notRead = r.why.empty() ? "its main() calls no builder of the tree" : "main(): " + r.why;
+  for (const auto& [d, p] : pathOf)
+    if (!d.empty()) out.readThrough.push_back(p);
+  return out;
+}
+
+void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read) {
+  facts.producers.clear();
+  std::set<std::string> folders;
+  for (const auto& [path, f] : facts.files)
+    if (std::string folder = aotFamilyFolder(path); !folder.empty()) folders.insert(folder);
+  for (const std::string& folder : folders) {
+    for (auto it = facts.files.lower_bound(folder); it != facts.files.end() && it->first.starts_with(folder); ++it) {
+      const std::string& path = it->first;
+      if (!path.ends_with(".py") || path.find('/', folder.size()) != std::string::npos) continue;
+      auto text = read(path);
+      if (!text) continue;
+      if (auto p = runProducer(facts, layout, path, *text, read))
+        facts.producers[path] = std::make_shared<const AotProducer>(std::move(*p));
+    }
+  }
+}
+
+}  // namespace impact
