@@ -16,24 +16,24 @@ namespace impact {
 
 namespace {
 
-std::string dirOf(const std::string& path) {
+std::string pathDirOf(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
-std::string baseName(const std::string& path) {
+std::string pathBaseName(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string stem(const std::string& path) {
-  std::string b = baseName(path);
+  std::string b = pathBaseName(path);
   auto dot = b.find('.');
   return dot == std::string::npos ? b : b.substr(0, dot);
 }
 
 // The bundle a descriptor belongs to: its folder (descriptors/rocKE/<bundle>/x.ued.json).
-std::string bundleOf(const std::string& path) { return baseName(dirOf(path)); }
+std::string bundleOf(const std::string& path) { return pathBaseName(pathDirOf(path)); }
 
 // "gfx950_attention_dense" -> "Gfx950AttentionDense"
 std::string camel(const std::string& snake) {
@@ -125,7 +125,7 @@ std::vector<SymbolFinding> symbolFindings(const TreeFacts& facts, const Layout& 
       if (closest) {
         const auto& k = *closest->constant;
         fd.mirror = {closest->path, k.line + 1, k.name, {k.line, k.col, k.line, k.col}, {k.line, k.col, k.line, k.col}};
-        absl::StrAppend(&fd.message, "; closest: ", k.name, " = \"", k.value, "\" in ", baseName(closest->path));
+        absl::StrAppend(&fd.message, "; closest: ", k.name, " = \"", k.value, "\" in ", pathBaseName(closest->path));
         fd.involved.insert(closest->path);
       } else {
         absl::StrAppend(&fd.message, "; the packs under ", layout.packsDir, " hold no string constants");
@@ -174,7 +174,7 @@ std::vector<SymbolFinding> kmdFindings(const TreeFacts& facts, const Layout& lay
       fd.mirror = {cpp, r.line + 1, what, {r.line, r.col, r.line, r.col}, {r.line, r.col, r.line, r.col}};
       fd.python = {*sources.begin(), 0, "", {}, {}};
       std::vector<std::string> names;
-      for (const auto& s : sources) names.push_back(baseName(s));
+      for (const auto& s : sources) names.push_back(pathBaseName(s));
       fd.message = absl::StrCat("reads KMD field \"", r.field, "\"",
                                 r.constant.empty() ? "" : absl::StrCat(" through ", r.constant), " (", r.method,
                                 ") that ", absl::StrJoin(names, ", "), sources.size() > 1 ? " do" : " does",
