@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -72,6 +73,10 @@ struct Ctx {
   std::set<std::string> kaVariables;       // names declared with a KernelArgument-mentioning type
   std::set<std::pair<uint32_t, uint32_t>> kaElements;  // byte ranges of KernelArgument{...}
   QueryMatches matches;  // every core/queries/cpp_*.scm over the whole file: one cursor pass
+  // Invocations of the file's macros left as written (Macros.h) where they build KernelArguments,
+  // by 0-based line: the macro's name and "not read: macro X (line N): why". A walk reaching one
+  // stops knowing the list there.
+  std::map<uint32_t, std::pair<std::string, std::string>> unexpanded;
 
   explicit Ctx(const SyntaxTree& t) : tree(t) {}
 

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <tuple>
 
+#include "absl/strings/str_cat.h"
+
 #include "extract/cpp/CatalogBindings.h"
 #include "extract/cpp/Context.h"
 #include "extract/cpp/EngineRegistrations.h"
 #include "extract/cpp/LambdaIdiom.h"
 #include "extract/cpp/LaunchCalls.h"
+#include "extract/cpp/Macros.h"
 #include "extract/cpp/NameKeyedChecks.h"
 #include "extract/cpp/NamesArrays.h"
 #include "extract/cpp/StaticLists.h"
@@ -22,18 +25,85 @@ bool before(const SourceRange& a, const SourceRange& b) {
   return std::tie(a.line, a.col, a.endLine, a.endCol) < std::tie(b.line, b.col, b.endLine, b.endCol);
 }
 
+std::string failureText(const cpp::MacroSite& s) {
+  return absl::StrCat("not read: macro ", s.macro, " (line ", s.range.line + 1, "): ", s.failure);
+}
+
+bool linesCover(const SourceRange& r, uint32_t line) { return r.line <= line && line <= r.endLine; }
+
+// An invocation of the file's macros that could not be expanded, where it builds KernelArguments,
+// is never silence (issue 36 item 3): inside an element, that element's reason; inside a function
+// that appends, the list is open there; anywhere else, a copy of its own that says it was not read
+// (no arguments, open from the first: accounted as not compared).
+void recordMacroFailures(const cpp::Ctx& c, const cpp::MacroExpansion& mx, std::vector<CppArgList>& lists) {
+  for (const cpp::MacroSite& s : mx.sites) {
+    if (s.failure.empty() || !s.kernelArgument) continue;
+    const std::string what = failureText(s);
+    bool placed = false;
+    for (const CppArgList& l : lists) placed = placed || l.openTail.find(what) != std::string::npos;
+    for (CppArgList& l : lists)
+      for (KernelArg& a : l.args)
+        if (!placed && linesCover(a.range, s.range.line) && l.form != CppArgList::Form::Launch) {
+          a.resolved = false;
+          a.unresolvedReason += (a.unresolvedReason.empty() ? "" : "; ") + what;
+          placed = true;
+        }
+    if (placed) continue;
+    int f = -1;
+    for (size_t i = 0; i < c.functions.size(); ++i)
+      if (linesCover(rangeOf(c.functions[i].node), s.range.line)) f = static_cast<int>(i);
+    const std::string symbol = f < 0 ? "" : cpp::functionName(c, c.functions[f].node);
+    for (CppArgList& l : lists) {
+      if (placed || f < 0 || l.form != CppArgList::Form::Lambda || l.symbol != symbol) continue;
+      size_t known = 0;
+      while (known < l.args.size() && before(l.args[known].range, s.range)) ++known;
+      if (l.openTail.empty() || known < l.args.size()) {
+        l.args.resize(known);
+        l.openTail = absl::StrCat("the arguments from #", known + 1, " on: ", what);
+      }
+      placed = true;
+    }
+    if (placed) continue;
+    CppArgList l;
+    l.form = CppArgList::Form::Static;
+    l.symbol = symbol;
+    l.range = s.range;
+    l.openTail = what;
+    l.fingerprint = f < 0 ? 0 : codeFingerprint(c.tree, c.functions[f].node);
+    lists.push_back(std::move(l));
+  }
+}
+
+void mapRanges(const cpp::MacroExpansion& mx, std::vector<CppArgList>& lists) {
+  for (CppArgList& l : lists) {
+    mx.mapBack(l.range);
+    for (KernelArg& a : l.args) mx.mapBack(a.range);
+  }
+}
+
 }  // namespace
 
-void extractCpp(const SyntaxTree& tree, FileFacts& out) {
+void extractCpp(const SyntaxTree& file, FileFacts& out) {
   try {
-    if (ts_node_is_null(tree.root())) return;
+    if (ts_node_is_null(file.root())) return;
+    // The file's own macros expanded first (lines kept); the lists are read from the expansion.
+    cpp::MacroExpansion mx = cpp::expandMacros(file);
+    const SyntaxTree& tree = mx.tree ? *mx.tree : file;
+    if (mx.tree) {
+      out.error = tree.firstError();
+      out.ok = out.error.empty();
+    }
     cpp::Ctx c(tree);
+    for (const cpp::MacroSite& s : mx.sites)
+      if (!s.failure.empty() && s.kernelArgument) c.unexpanded[s.range.line] = {s.macro, failureText(s)};
     cpp::collect(c);
     std::vector<CppArgList> lists;
     cpp::extractStatic(c, lists, out.setAside);
-    cpp::extractLambdas(c, lists);
+    cpp::extractLambdas(c, lists, out.setAside);
     cpp::extractLaunches(c, lists);
     cpp::extractNameKeyed(c, lists);
+    mapRanges(mx, lists);
+    recordMacroFailures(c, mx, lists);
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
     for (auto& l : lists) out.lists.push_back(std::move(l));
@@ -41,6 +111,12 @@ void extractCpp(const SyntaxTree& tree, FileFacts& out) {
     cpp::extractSymbols(c, out.symbols);
     cpp::extractEngineRegistrations(c, out.symbols.engineRegistrations);
     cpp::extractBindings(c, out.bindingSets, out.opKinds);
+    mapRanges(mx, out.nameArrays);
+    for (SetAside& s : out.setAside) mx.mapBack(s.range);
+    for (BindingSet& b : out.bindingSets) {
+      mx.mapBack(b.range);
+      for (NameBinding& n : b.bindings) mx.mapBack(n.range);
+    }
   } catch (const std::exception& e) {
     if (out.ok) {
       out.ok = false;

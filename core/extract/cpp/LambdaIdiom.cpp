@@ -1,5 +1,7 @@
 #include "extract/cpp/LambdaIdiom.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -20,6 +22,11 @@ struct LambdaShape {
   Slot kind, size, argName;
   TSNode lambda{};
   bool direct = false;                // no lambda: `vector.push_back({...})` written at each append
+  // The direct form's vector starting as a helper's list (`auto v = tensorArguments();`), and the
+  // function's locals holding one (`auto s = scalarArguments(off);`), which
+  // `v.insert(v.end(), s.begin(), s.end())` appends: one list read through its helpers.
+  const CppArgList* initial = nullptr;
+  std::map<std::string, const CppArgList*> sources;
 };
 
 // Finds the append inside a lambda body and maps kind/size/name to parameters.
@@ -105,6 +112,14 @@ class LambdaCalls {
       emit(n, ctx);
       // arguments may hold further calls only in odd code; do not descend
       return;
+    }
+    if (t == "call_expression" && !c_.unexpanded.empty()) {  // a macro it could not expand: unknown from here
+      auto it = c_.unexpanded.find(rangeOf(n).line);
+      if (it != c_.unexpanded.end() && noSpace(c_.text(field(n, "function"))) == it->second.first) {
+        appended_ = true;
+        openAt(n, it->second.second);
+        return;
+      }
     }
     if (shape_.direct && (t == "call_expression" || t == "assignment_expression") && directUse(n, ctx)) return;
     if (t == "if_statement" || t == "conditional_expression") {
@@ -196,6 +211,7 @@ class LambdaCalls {
         append(n, p, ctx);
         return true;
       }
+      if (callee == "insert" && insertUse(n, args, ctx)) return true;
       static const std::set<std::string> reads = {"reserve", "size", "empty", "begin", "end", "cbegin", "cend",
                                                   "data", "front", "back", "at", "capacity"};
       if (!reads.count(callee)) openAt(n, "`" + v + "." + callee + "(...)` changes the list");
@@ -209,6 +225,60 @@ class LambdaCalls {
     return false;
   }
 
+  // `v.insert(v.end(), s.begin(), s.end())` of a local holding a helper's list, or
+  // `v.insert(v.end(), {elements...})`: appends. False for any other insert (it changes the list).
+  bool insertUse(TSNode n, const std::vector<TSNode>& args, const CallContext& ctx) {
+    const std::string& v = shape_.vector;
+    if (args.empty() || (noSpace(c_.text(args[0])) != v + ".end()" && noSpace(c_.text(args[0])) != "std::end(" + v + ")"))
+      return false;
+    if (args.size() == 2 && is(args[1], "initializer_list")) {
+      for (TSNode e : items(args[1])) {
+        if (!isElement(c_, e)) {
+          openAt(n, "`" + collapse(c_.text(e)) + "` inserted is no KernelArgument element the reader can take apart");
+          return true;
+        }
+        append(n, partsOf(c_, elementBraces(c_, e)), ctx);
+      }
+      return true;
+    }
+    if (args.size() != 3) return false;
+    for (const auto& [local, list] : shape_.sources) {
+      std::string b = noSpace(c_.text(args[1])), e = noSpace(c_.text(args[2]));
+      bool whole = (b == local + ".begin()" && e == local + ".end()") ||
+                   (b == local + ".cbegin()" && e == local + ".cend()") ||
+                   (b == "std::begin(" + local + ")" && e == "std::end(" + local + ")");
+      if (!whole) continue;
+      appendList(n, *list, ctx);
+      return true;
+    }
+    return false;
+  }
+
+ public:
+  // The whole list of a helper appended at `n` (its arguments keep their own lines; a condition
+  // around the append is theirs too); a helper's list open at its end opens this one there.
+  void appendList(TSNode n, const CppArgList& list, const CallContext& ctx) {
+    appended_ = true;
+    if (!open_.empty()) return;
+    if (!ctx.loopReason.empty()) {
+      openAt(n, "appended " + ctx.loopReason);
+      return;
+    }
+    consumed_.insert(&list);
+    std::string cond;
+    for (size_t i = 0; i < ctx.conditions.size(); ++i) cond += (i ? " && " : "") + ctx.conditions[i];
+    for (KernelArg a : list.args) {
+      if (!cond.empty()) {
+        a.condition = a.conditional ? cond + " && " + a.condition : cond;
+        a.conditional = true;
+      }
+      out_.push_back(std::move(a));
+    }
+    if (!list.openTail.empty()) openAt(n, "through " + list.symbol + ", whose list is open: " + list.openTail);
+  }
+  const std::set<const CppArgList*>& consumed() const { return consumed_; }
+
+ private:
   void emit(TSNode call, const CallContext& ctx) {
     auto args = items(field(call, "arguments"));
     ElementParts p;
@@ -243,15 +313,13 @@ class LambdaCalls {
   bool truncated_ = false;
   bool appended_ = false;
   std::string open_;
+  std::set<const CppArgList*> consumed_;  // the helpers' lists read into this one
 };
 
-}  // namespace
-
-namespace {
-
 // The list the appends of `shape` build in function `f`, walked from its body in program order.
-// Empty (nothing to add) when no append was seen.
-std::optional<CppArgList> appendedList(const Ctx& c, const LambdaShape& shape, int f, const Site& site) {
+// Empty (nothing to add) when no append was seen. `consumed`: the helpers' lists read into it.
+std::optional<CppArgList> appendedList(const Ctx& c, const LambdaShape& shape, int f, const Site& site,
+                                       std::set<const CppArgList*>* consumed = nullptr) {
   TSNode def = c.functions[f].node;
   CppArgList l;
   l.form = CppArgList::Form::Lambda;
@@ -261,11 +329,13 @@ std::optional<CppArgList> appendedList(const Ctx& c, const LambdaShape& shape, i
   l.range = rangeOf(isNull(fd) ? def : fd);
   CallContext ctx;
   LambdaCalls calls(c, shape, site, l.args);
+  if (shape.initial) calls.appendList(def, *shape.initial, ctx);
   calls.visit(field(def, "body"), ctx, 0);
   if (l.args.empty() && !calls.appended()) return std::nullopt;
   l.openTail = calls.open();
   l.fingerprint = codeFingerprint(c.tree, def);
   for (const KernelArg& a : l.args) l.named = l.named || !a.name.empty();
+  if (consumed) *consumed = calls.consumed();
   return l;
 }
 
@@ -282,9 +352,42 @@ std::string emptyKernelArgumentVector(const Ctx& c, TSNode decl) {
   return "";
 }
 
+// The list a call of one of the file's functions returns: the one list read in that function
+// (a static list returned, a list built by appends); null when none or several.
+const CppArgList* helperList(const Ctx& c, TSNode call, int f, const std::vector<const CppArgList*>& pool) {
+  if (!is(call, "call_expression")) return nullptr;
+  if (!is(field(call, "function"), "identifier") && !is(field(call, "function"), "qualified_identifier")) return nullptr;
+  const std::string callee = calleeName(c, call);
+  const std::string self = f < 0 ? "" : functionName(c, c.functions[f].node);
+  const CppArgList* found = nullptr;
+  for (const CppArgList* l : pool) {
+    if (l->symbol.empty() || l->symbol == self || lastComponent(l->symbol) != callee) continue;
+    if (found) return nullptr;
+    found = l;
+  }
+  return found;
+}
+
+// The locals of function `f` each initialised by a call of a helper whose list was read
+// (`auto s = scalarArguments(off);`), by name.
+std::map<std::string, const CppArgList*> helperLocals(const Ctx& c, int f, const std::vector<const CppArgList*>& pool) {
+  std::map<std::string, const CppArgList*> out;
+  walk(field(c.functions[f].node, "body"), [&](TSNode n) {
+    if (is(n, "lambda_expression")) return false;
+    if (!is(n, "init_declarator")) return true;
+    if (const CppArgList* l = helperList(c, field(n, "value"), f, pool)) {
+      std::string name = declaredName(c, field(n, "declarator"));
+      if (!name.empty()) out[name] = l;
+    }
+    return false;
+  });
+  return out;
+}
+
 }  // namespace
 
-void extractLambdas(const Ctx& c, std::vector<CppArgList>& out) {
+void extractLambdas(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAside>& setAside) {
+  std::vector<CppArgList> made;
   for (const auto& m : c.matches[QueryId::CppLocalLambda]) {
     TSNode name = m.get("name"), lambda = m.get("lambda"), decl = m.get("decl");
     if (isNull(name) || isNull(lambda) || isNull(decl)) continue;
@@ -293,9 +396,10 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out) {
     LambdaShape shape;
     shape.name = std::string(c.text(name));
     if (!lambdaShape(c, lambda, shape)) continue;
-    if (auto l = appendedList(c, shape, f, c.siteOf(decl))) out.push_back(std::move(*l));
+    if (auto l = appendedList(c, shape, f, c.siteOf(decl))) made.push_back(std::move(*l));
   }
   // The direct form: the function appends to a local vector itself, statement by statement.
+  std::vector<TSNode> directDecls;
   walk(c.tree.root(), [&](TSNode n) {
     if (is(n, "lambda_expression")) return false;
     if (!is(n, "declaration")) return true;
@@ -305,9 +409,71 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out) {
     LambdaShape shape;
     shape.vector = v;
     shape.direct = true;
-    if (auto l = appendedList(c, shape, f, c.siteOf(n))) out.push_back(std::move(*l));
+    if (auto l = appendedList(c, shape, f, c.siteOf(n))) made.push_back(std::move(*l));
     return false;
   });
+  // Composed through helpers: a function whose locals hold helpers' lists, read again with them
+  // (inserting one appends it), its vector empty at first or a helper's list (`auto v =
+  // tensorArguments();`, then at least one more helper's list inserted). The helpers' own lists
+  // are parts of it, set aside with where they are read.
+  std::vector<const CppArgList*> pool;
+  for (const CppArgList& l : out)
+    if (l.form == CppArgList::Form::Static) pool.push_back(&l);
+  for (const CppArgList& l : made) pool.push_back(&l);
+  std::vector<CppArgList> composed;
+  std::vector<const CppArgList*> replaced, parts;
+  std::vector<std::string> partOf;
+  for (size_t f = 0; f < c.functions.size(); ++f) {
+    int fi = static_cast<int>(f);
+    if (isTestCase(c, c.functions[f].node)) continue;
+    auto locals = helperLocals(c, fi, pool);
+    if (locals.empty()) continue;
+    walk(field(c.functions[f].node, "body"), [&](TSNode n) {
+      if (is(n, "lambda_expression")) return false;
+      if (!is(n, "declaration")) return true;
+      LambdaShape shape;
+      shape.direct = true;
+      shape.sources = locals;
+      shape.vector = emptyKernelArgumentVector(c, n);
+      TSNode d = field(n, "declarator");
+      if (shape.vector.empty() && is(d, "init_declarator")) {
+        shape.vector = declaredName(c, field(d, "declarator"));
+        auto it = locals.find(shape.vector);
+        shape.initial = it == locals.end() ? nullptr : it->second;
+        if (!shape.initial) return false;
+        shape.sources.erase(shape.vector);
+      }
+      if (shape.vector.empty()) return false;
+      std::set<const CppArgList*> consumed;
+      auto l = appendedList(c, shape, fi, c.siteOf(n), &consumed);
+      if (!l || consumed.size() < (shape.initial ? 2u : 1u)) return false;
+      for (const CppArgList& m : made)
+        if (m.symbol == l->symbol && m.variable == l->variable && m.range == l->range) replaced.push_back(&m);
+      for (const CppArgList* p : consumed) {
+        parts.push_back(p);
+        partOf.push_back(absl::StrCat(l->symbol, "'s list (line ", l->range.line + 1, ")"));
+      }
+      composed.push_back(std::move(*l));
+      return false;
+    });
+  }
+  auto keep = [&](const CppArgList& l) {
+    if (std::find(replaced.begin(), replaced.end(), &l) != replaced.end()) return false;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (parts[i] != &l) continue;
+      setAside.push_back(SetAside{l.range, "KernelArgument list in " + l.symbol,
+                                  "a part of " + partOf[i] + ", read there through its call"});
+      return false;
+    }
+    return true;
+  };
+  std::vector<CppArgList> kept;
+  for (CppArgList& l : out)
+    if (keep(l)) kept.push_back(std::move(l));
+  for (CppArgList& l : made)
+    if (keep(l)) kept.push_back(std::move(l));
+  for (CppArgList& l : composed) kept.push_back(std::move(l));
+  out = std::move(kept);
 }
 
 }  // namespace impact::cpp

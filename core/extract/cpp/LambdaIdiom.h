@@ -13,6 +13,9 @@
 
 namespace impact::cpp {
 
-void extractLambdas(const Ctx& c, std::vector<CppArgList>& out);
+// A list composed of helpers' lists (`auto v = tensorArguments(); auto s = scalarArguments(off);
+// v.insert(v.end(), s.begin(), s.end());`, the helpers returning a static list or building one by
+// appends) is read as ONE list through them; the helpers' lists are then parts, set aside.
+void extractLambdas(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAside>& setAside);
 
 }  // namespace impact::cpp

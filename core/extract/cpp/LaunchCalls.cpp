@@ -96,7 +96,14 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
     // (std::apply over a family's array): the arguments before it are read, the rest is said.
     PackUse pack = packUse(c, a, f);
     if (pack.kind == PackUse::Kind::Wrapper) continue;
-    size_t end = pack.kind == PackUse::Kind::Tail ? pack.at : a.size();
+    // The arguments as positions: a pack std::apply expands from a tuple the file builds is its
+    // elements, where the pack is.
+    std::vector<TSNode> slots(a.begin(), a.end());
+    if (pack.kind == PackUse::Kind::Values) {
+      slots.erase(slots.begin() + static_cast<long>(pack.at));
+      slots.insert(slots.begin() + static_cast<long>(pack.at), pack.values.begin(), pack.values.end());
+    }
+    size_t end = pack.kind == PackUse::Kind::Tail ? pack.at : slots.size();
     CppArgList l;
     l.openTail = pack.what;
     l.form = CppArgList::Form::Launch;
@@ -113,10 +120,12 @@ void extractLaunches(const Ctx& c, std::vector<CppArgList>& out) {
     types->prepare(f);
     for (size_t i = 1; i < end; ++i) {  // a[0] is the stream
       KernelArg k;
-      k.name = collapse(c.text(a[i]));
-      k.range = rangeOf(a[i]);
-      k.valueNames = designatedNames(c, a[i]);
-      InferredKind kind = types->infer(a[i], f);
+      k.name = collapse(c.text(slots[i]));
+      k.range = rangeOf(slots[i]);
+      k.valueNames = designatedNames(c, slots[i]);
+      int at = c.functionOf(slots[i]);
+      if (at != f && at >= 0) types->prepare(at);
+      InferredKind kind = types->infer(slots[i], at);
       k.typeText = kind.typeText;
       if (kind.known()) {
         k.kind = kind.kind;

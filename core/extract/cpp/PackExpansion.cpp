@@ -70,6 +70,59 @@ std::string applySource(const Ctx& c, TSNode apply, TSNode innerLambda) {
   return "from std::apply over '" + tuple + "'";
 }
 
+constexpr int kMaxTupleDepth = 16;  // tuples of tuples, locals initialised with tuples
+
+// The local `name` of the function around `use`, declared before it: its initializer.
+TSNode localInitializer(const Ctx& c, const std::string& name, TSNode use) {
+  int f = c.functionOf(use);
+  if (f < 0) return TSNode{};
+  TSNode found{};
+  walk(field(c.functions[f].node, "body"), [&](TSNode n) {
+    if (ts_node_start_byte(n) >= ts_node_start_byte(use)) return false;
+    if (!is(n, "init_declarator")) return true;
+    if (declaredName(c, field(n, "declarator")) == name) found = field(n, "value");
+    return true;
+  });
+  // `auto t{std::make_tuple(...)}`: the braces' one element.
+  if (is(found, "initializer_list") && items(found).size() == 1) found = items(found)[0];
+  return found;
+}
+
+// The elements of a tuple the file builds, appended to `out`; false (with `why`) when the
+// expression is no tuple the reader can enumerate.
+bool tupleElements(const Ctx& c, TSNode e, int depth, std::vector<TSNode>& out, std::string& why) {
+  if (depth > kMaxTupleDepth) return why = "tuples nest deeper than the reader follows", false;
+  if (is(e, "parenthesized_expression") && items(e).size() == 1) return tupleElements(c, items(e)[0], depth + 1, out, why);
+  if (is(e, "identifier")) {
+    TSNode init = localInitializer(c, noSpace(c.text(e)), e);
+    if (isNull(init)) return why = "'" + noSpace(c.text(e)) + "' is no local this function initialises", false;
+    return tupleElements(c, init, depth + 1, out, why);
+  }
+  if (is(e, "compound_literal_expression") && lastComponent(c.text(field(e, "type"))) == "tuple") {
+    for (TSNode x : items(field(e, "value"))) out.push_back(x);
+    return true;
+  }
+  if (!is(e, "call_expression")) return why = "'" + collapse(c.text(e)) + "' is no tuple the file builds", false;
+  const std::string callee = calleeName(c, e);
+  auto args = items(field(e, "arguments"));
+  if (callee == "make_tuple" || callee == "forward_as_tuple" || callee == "tie" || callee == "tuple") {
+    out.insert(out.end(), args.begin(), args.end());
+    return true;
+  }
+  if (callee == "tuple_cat") {
+    for (TSNode a : args)
+      if (!tupleElements(c, a, depth + 1, out, why)) return false;
+    return true;
+  }
+  return why = "'" + collapse(c.text(e)) + "' is no tuple the file builds", false;
+}
+
+// A lambda whose only parameter is the pack it expands: std::apply gives it every element.
+bool onlyThePack(const Ctx& c, TSNode lambda, const std::string& name) {
+  auto ps = items(parametersOf(lambda));
+  return ps.size() == 1 && declaresPack(c, parametersOf(lambda), name);
+}
+
 }  // namespace
 
 PackUse packUse(const Ctx& c, const std::vector<TSNode>& args, int function) {
@@ -89,7 +142,17 @@ PackUse packUse(const Ctx& c, const std::vector<TSNode>& args, int function) {
     int pos = -1;
     TSNode call = callTaking(n, pos);
     std::string from = "a lambda's parameters";
-    if (!isNull(call) && pos == 0 && calleeName(c, call) == "apply") from = applySource(c, call, n);
+    if (!isNull(call) && pos == 0 && calleeName(c, call) == "apply") {
+      auto applied = items(field(call, "arguments"));
+      std::vector<TSNode> values;
+      std::string why;
+      if (applied.size() == 2 && onlyThePack(c, n, name) && tupleElements(c, applied[1], 0, values, why)) {
+        u.kind = PackUse::Kind::Values;
+        u.values = std::move(values);
+        return u;
+      }
+      from = applySource(c, call, n);
+    }
     u.kind = PackUse::Kind::Tail;
     u.what = place + " (" + from + ")";
     return u;

@@ -14,10 +14,15 @@
 
 namespace impact::cpp {
 
+//  - a lambda std::apply calls with a tuple the file builds (`std::make_tuple(a, b)`,
+//    `std::forward_as_tuple`, `std::tie(s.a, s.b)` of a struct's fields, `std::tuple{...}`,
+//    `std::tuple_cat` of those, a local initialised with one): the tuple's elements are the
+//    pack's values, read in place (Values).
 struct PackUse {
-  enum class Kind { None, Wrapper, Tail } kind = Kind::None;
+  enum class Kind { None, Wrapper, Tail, Values } kind = Kind::None;
   size_t at = 0;     // index (in the call's arguments, the stream at 0) of the first pack expansion
   std::string what;  // Tail: "the trailing parameter pack values... (from a std::variant)"
+  std::vector<TSNode> values;  // Values: the expressions the pack expands to, in order
 };
 
 // `args`: the call's arguments; `function`: the function the call sits in (-1: none).
