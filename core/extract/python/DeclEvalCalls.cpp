@@ -34,7 +34,9 @@ const AV* kwArg(const Kw& kw, std::initializer_list<const char*> names) {
 
 AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
   const void* id = fn.def.id;
-  bool declaring = mayDeclare(fn.mod, fn.def, 0);
+  // It can declare: its text (or a module function's it names) reaches `.param`, or it is given
+  // (or closes over) a value that declares when called (issue 36: `p = getattr(b, "param")`).
+  bool declaring = reach(fn) == 2 || reachOf(pos, kw) == 2;
   if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
     if (declaring) throw DStop{"recursion: " + fn.s + " calls itself", false, true};
     return AV::unknown("a recursive call of " + fn.s);
@@ -188,7 +190,6 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
       decls.insert(decls.end(), path.decls.begin() + std::min(base, path.decls.size()), path.decls.end());
       if (out.tailHelper.empty())
         out.tailHelper = path.tailHelper, out.tailModule = path.tailModule, out.tailCall = path.tailCall;
-      if (out.pendingHelper.empty()) out.pendingHelper = path.pendingHelper, out.pendingCall = path.pendingCall;
     }
     for (size_t i = 0; i + 1 < rs.size(); ++i) value = mergeValues(rs[i].second, value);
     out.decls = std::move(decls);
@@ -203,11 +204,8 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   for (PyHook& h : pendingHooks)  // a hook with a declaration after it: it can insert arguments there
     if (std::find(hooks.begin(), hooks.end(), h) == hooks.end()) hooks.push_back(std::move(h));
   pendingHooks.clear();
-  if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
-    p.tailHelper = std::move(p.pendingHelper);
-    p.tailCall = std::move(p.pendingCall);
-    p.pendingHelper.clear();
-  }
+  std::string argsWhy = std::move(unknownArgs);  // a spread of the call not known (call)
+  unknownArgs.clear();
   if (!p.tailHelper.empty()) return;  // after a helper that was not followed: positions unknown
   KernelArg a;
   a.range = f.mod == root || anchors.empty() ? rangeOf(at) : rangeOf(anchors.front());
@@ -241,7 +239,7 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
     a.name = srcOf(0, {"name"});
     unresolve("parameter name '" + clip(a.name, 80) + "' is not a literal string" + why(*name, a.name));
   } else {
-    unresolve("b.param call has no name argument");
+    unresolve(argsWhy.empty() ? "b.param call has no name argument" : "its name is not known (" + argsWhy + ")");
   }
   if (ty && ty->k == K::Type) {
     a.kind = ty->kind;
@@ -252,7 +250,7 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
     a.typeText = srcOf(1, {"type", "ty", "dtype", "param_type"});
     unresolve("type '" + clip(a.typeText, 80) + "' could not be resolved" + why(*ty, a.typeText));
   } else {
-    unresolve("b.param call has no type argument");
+    unresolve(argsWhy.empty() ? "b.param call has no type argument" : "its type is not known (" + argsWhy + ")");
   }
   if (!f.loopWhy.empty()) unresolve(f.loopWhy + ", whose length is not known");
   // One of several types (its name known) or names (its type known) by a condition it cannot
@@ -277,7 +275,7 @@ bool DeclEval::Impl::mayDeclare(ModIndex* m, TSNode def, int d) {
     if (ts_node_eq(node, def)) found = m->declaring.count(name) > 0;
   if (!found) {  // a nested function: its own text
     std::string_view body = m->t->text(def);
-    found = hasWord(body, ".param");
+    found = hasWord(body, ".param") || hasWord(body, "\"param\"") || hasWord(body, "'param'");
     for (const std::string& n : m->declaring) found = found || hasWord(body, n);
     for (const std::string& n : m->unseen) found = found || hasWord(body, n);
   }
