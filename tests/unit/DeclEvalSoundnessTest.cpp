@@ -153,14 +153,16 @@ def build_x(spec):
   EXPECT_EQ(got[1].rfind("open: ", 0), 0u) << got[1];
 }
 
-// The IRBuilder given to a function of the spec (not a parameter of the entry: no hook) opens
-// the list there, even with nothing declared before it.
-TEST(DeclEvalSoundness, TheBuilderGivenToAFunctionOfTheSpecOpensTheList) {
+// The IRBuilder object given to a function of the spec (not a parameter of the entry: no hook):
+// the list opens there when a declaration follows it (a builder's kernel code calls many such
+// functions with the IRBuilder after its last declaration, and declares nothing there).
+TEST(DeclEvalSoundness, TheBuilderGivenToAFunctionOfTheSpecOpensTheListBeforeADeclaration) {
   auto f = run(R"PY(
 def build_x(spec):
     b = IRBuilder("x")
     ctx = spec.make_context(b)
-    ctx.kernel.param("q_ptr", PtrType(BF16, "global"))
+    b.param("q_ptr", PtrType(BF16, "global"))
+    spec.epilogue(b)
     return b.finish()
 )PY");
   EXPECT_EQ(list(f), (V{"open: spec.make_context (a call it cannot follow: spec.make_context)"}));

@@ -31,6 +31,7 @@ void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size
   decls.insert(decls.end(), p.decls.begin() + base, p.decls.end());
   p.decls = std::move(decls);
   if (p.tailHelper.empty()) p.tailHelper = thenP.tailHelper, p.tailModule = thenP.tailModule, p.tailCall = thenP.tailCall;
+  if (p.pendingHelper.empty()) p.pendingHelper = thenP.pendingHelper, p.pendingCall = thenP.pendingCall;
   if (f.env.sameAs(thenF.env)) return;  // neither arm bound a name
   Env::Map merged;
   for (auto& [k, v] : thenF.env) {
@@ -103,14 +104,14 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
     }
     // A value reaching the IRBuilder stored where the evaluator does not follow it: what reads it
     // there may declare (DeclEvalReach.cpp).
-    if (reach(v) > 0) openAt("stored into " + clip(text(f, target), 60) + ", which the evaluator does not follow", target, f, p);
+    cannotFollow(reach(v), "stored into " + clip(text(f, target), 60) + ", which the evaluator does not follow", target, f, p);
     return;
   }
   if (ty == "attribute") {  // `self.b = b`: an attribute of an instance of the module's classes
     AV obj = expr(field(target, "object"), f, p, d + 1);
     if (obj.k == K::Instance && obj.closure) (*obj.closure)[text(f, field(target, "attribute"))] = v;
-    else if (reach(v) > 0)
-      openAt("stored into " + clip(text(f, target), 60) + ", which the evaluator does not follow", target, f, p);
+    else
+      cannotFollow(reach(v), "stored into " + clip(text(f, target), 60) + ", which the evaluator does not follow", target, f, p);
   }
   // the rest: nothing a declaration reads later
 }

@@ -34,9 +34,12 @@ const AV* kwArg(const Kw& kw, std::initializer_list<const char*> names) {
 
 AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
   const void* id = fn.def.id;
-  // It can declare: its text (or a module function's it names) reaches `.param`, or it is given
-  // (or closes over) a value that declares when called (issue 36: `p = getattr(b, "param")`).
-  bool declaring = reach(fn) == 2 || reachOf(pos, kw) == 2;
+  // It can declare: its text (or a module function's it names) reaches `.param`, or it closes
+  // over or, while the path's list is not yet open, is given a value that declares when called
+  // (issue 36: `p = getattr(b, "param")`). Past an open end nothing it declares has a position.
+  bool declaring = declarer(fn);
+  for (size_t i = 0; i < pos.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(pos[i]);
+  for (size_t i = 0; i < kw.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(kw[i].second);
   if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
     if (declaring) throw DStop{"recursion: " + fn.s + " calls itself", false, true};
     return AV::unknown("a recursive call of " + fn.s);
@@ -190,6 +193,7 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
       decls.insert(decls.end(), path.decls.begin() + std::min(base, path.decls.size()), path.decls.end());
       if (out.tailHelper.empty())
         out.tailHelper = path.tailHelper, out.tailModule = path.tailModule, out.tailCall = path.tailCall;
+      if (out.pendingHelper.empty()) out.pendingHelper = path.pendingHelper, out.pendingCall = path.pendingCall;
     }
     for (size_t i = 0; i + 1 < rs.size(); ++i) value = mergeValues(rs[i].second, value);
     out.decls = std::move(decls);
@@ -206,6 +210,11 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   pendingHooks.clear();
   std::string argsWhy = std::move(unknownArgs);  // a spread of the call not known (call)
   unknownArgs.clear();
+  if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
+    p.tailHelper = std::move(p.pendingHelper);
+    p.tailCall = std::move(p.pendingCall);
+    p.pendingHelper.clear();
+  }
   if (!p.tailHelper.empty()) return;  // after a helper that was not followed: positions unknown
   KernelArg a;
   a.range = f.mod == root || anchors.empty() ? rangeOf(at) : rangeOf(anchors.front());

@@ -110,6 +110,22 @@ int DeclEval::Impl::reach(const AV& v, int depth) {
   }
 }
 
+bool DeclEval::Impl::declarer(const AV& v, int depth) {
+  if (depth > 2) return false;
+  const AV* t = &v;
+  while (t->k == K::Partial && t->self) t = t->self.get();
+  if (t->k == K::ParamMethod) return true;
+  if (t->k != K::Func || !t->mod || ts_node_is_null(t->def)) return false;
+  if (mayDeclare(t->mod, t->def, 0)) return true;
+  if (!t->closure) return false;
+  std::string_view body = t->mod->t->text(t->def);
+  for (auto& [n, a] : *t->closure)
+    if (!a.selfInClosure && (a.k == K::ParamMethod || a.k == K::Partial || a.k == K::Func) && hasWord(body, n) &&
+        declarer(a, depth + 1))
+      return true;
+  return false;
+}
+
 int DeclEval::Impl::reachOf(const std::vector<AV>& pos, const Kw& kw, const AV* receiver) {
   int r = receiver ? reach(*receiver) : 0;
   for (const AV& a : pos) r = std::max(r, reach(a));
@@ -142,6 +158,30 @@ void DeclEval::Impl::runDecorators(ModIndex& m, std::vector<std::string>& seeds)
   moduleLevel = false;
   for (auto& [name, v] : m.cache)
     if (!m.fns.count(name) && reach(v) == 2) seeds.push_back(name);
+}
+
+bool DeclEval::Impl::declaresItself(const AV& v) {
+  const AV* t = &v;
+  while (t->k == K::Partial && t->self) t = t->self.get();
+  if (t->k == K::ParamMethod) return true;
+  if (t->k != K::Func || !t->mod || ts_node_is_null(t->def)) return false;
+  std::string_view body = t->mod->t->text(t->def);
+  if (hasWord(body, ".param") || hasWord(body, "\"param\"") || hasWord(body, "'param'")) return true;
+  if (!t->closure) return false;
+  for (auto& [n, a] : *t->closure) {  // closes over a bound b.param (or a partial of one) it names
+    const AV* r = &a;
+    while (r->k == K::Partial && r->self) r = r->self.get();
+    if (!a.selfInClosure && r->k == K::ParamMethod && hasWord(body, n)) return true;
+  }
+  return false;
+}
+
+void DeclEval::Impl::cannotFollow(int r, const std::string& what, TSNode at, DFrame& f, DPath& p) {
+  if (r == 2) return openAt(what, at, f, p);
+  if (r == 1 && !moduleLevel && p.tailHelper.empty() && p.pendingHelper.empty()) {
+    p.pendingHelper = what;
+    p.pendingCall = clip(text(f, at), 200);
+  }
 }
 
 std::string DeclEval::Impl::calleeText(TSNode at, const DFrame& f) const {

@@ -96,16 +96,14 @@ bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
     it = stmts.emplace(st.id, std::move(info)).first;
   }
   if (it->second.declares) return true;
-  // A value that declares when called, or holds one (DeclEvalReach.cpp).
-  auto candidate = [](const AV& v) {
-    return v.k == K::ParamMethod || v.k == K::Partial || v.k == K::Func || v.k == K::Instance || v.k == K::List ||
-           v.k == K::Tuple || v.k == K::Dict || v.k == K::Builtin;
-  };
+  // A value that declares when called (DeclEvalReach.cpp: a function closing over a bound
+  // `b.param` declares though its text has no `.param`).
+  auto candidate = [](const AV& v) { return v.k == K::ParamMethod || v.k == K::Partial || v.k == K::Func; };
   for (auto& [n, v] : f.env)
-    if (candidate(v) && hasWord(body, n) && reach(v) == 2) return true;
+    if (candidate(v) && hasWord(body, n) && declarer(v)) return true;
   if (f.closure)
     for (auto& [n, v] : *f.closure)
-      if (candidate(v) && !v.selfInClosure && hasWord(body, n) && reach(v) == 2) return true;
+      if (candidate(v) && !v.selfInClosure && hasWord(body, n) && declarer(v)) return true;
   return false;
 }
 
@@ -443,8 +441,9 @@ AV DeclEval::Impl::call(TSNode e, DFrame& f, DPath& p, int d) {
       unknownArgs = "a call with " + splat;
       return apply(fn, std::move(pos), std::move(kw), e, f, p, d);
     }
-    if (!fn.lib && (reach(fn) > 0 || reachOf(pos, kw) > 0))
-      openAt(clip(text(f, callee), 60) + " (a call with " + splat + ", which the evaluator cannot make)", e, f, p);
+    if (!fn.lib)
+      cannotFollow(std::max(reach(fn), reachOf(pos, kw)),
+                   clip(text(f, callee), 60) + " (a call with " + splat + ", which the evaluator cannot make)", e, f, p);
     return AV::unknown("a call with " + splat);
   }
   return apply(fn, std::move(pos), std::move(kw), e, f, p, d);
@@ -519,8 +518,7 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
     case K::Builtin: {
       if (fn.items) return boundBuiltin(fn, std::move(pos), std::move(kw), at, f, p, d);
       AV r = builtin(fn.s, pos, kw, at, f, p, d);
-      if (r.opaque && reachOf(pos, kw) > 0)
-        openAt(fn.s + "(...) (" + r.s + ": the evaluator does not model it)", at, f, p);
+      if (r.opaque) cannotFollow(reachOf(pos, kw), fn.s + "(...) (" + r.s + ": the evaluator does not model it)", at, f, p);
       return r;
     }
     case K::Class: return instantiate(fn, std::move(pos), std::move(kw), at, f, p, d);
@@ -528,8 +526,9 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       if (fn.self && fn.self->k == K::Sig) return signatureMethod(fn, pos, kw, at, f, p);
       {
         AV r = method(fn, pos, kw, f, p);
-        if (r.opaque && reachOf(pos, kw, fn.self.get()) > 0)
-          openAt(calleeText(at, f) + " (" + r.s + ": the evaluator does not model it)", at, f, p);
+        if (r.opaque)
+          cannotFollow(reachOf(pos, kw, fn.self.get()), calleeText(at, f) + " (" + r.s + ": the evaluator does not model it)",
+                       at, f, p);
         return r;
       }
     case K::Imported: {  // a function of a module this evaluation was not given: not followed
@@ -556,7 +555,7 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
         AV m = classMember(fn, "__call__", at, f, p, d);
         if (m.k == K::Func) return apply(m, std::move(pos), std::move(kw), at, f, p, d);
       }
-      if (reachOf(pos, kw, &fn) > 0) openAt(calleeText(at, f) + " (an object the evaluator cannot call)", at, f, p);
+      cannotFollow(reachOf(pos, kw, &fn), calleeText(at, f) + " (an object the evaluator cannot call)", at, f, p);
       return AV::unknown("a call of " + calleeText(at, f));
     }
     default: {
@@ -564,6 +563,12 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       // on: the list is open there, as at a function of a module it cannot see (a parameter of
       // the entry called with the IRBuilder is a hook, not this: what a caller passes declares there).
       int r = reachOf(pos, kw);
+      if (r == 2) {
+        bool direct = false;
+        for (const AV& a : pos) direct = direct || declaresItself(a);
+        for (auto& [k, a] : kw) direct = direct || declaresItself(a);
+        if (!direct) r = 1;
+      }
       std::string callee = calleeText(at, f);
       bool hook = false;
       if (r > 0 && fn.k == K::Sym && fn.g && !fn.g->empty() && fn.g->nodes[fn.g->root].op == GuardNode::Op::Name &&
@@ -575,7 +580,8 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
         hook = true;
       }
       if (r > 0 && !hook && !fn.lib && (fn.k == K::Unknown || fn.k == K::Sym))
-        openAt(callee + " (a call it cannot follow: " + (fn.s.empty() ? "not known" : clip(fn.s, 80)) + ")", at, f, p);
+        cannotFollow(r, callee + " (a call it cannot follow: " + (fn.s.empty() ? "not known" : clip(fn.s, 80)) + ")", at, f,
+                     p);
       AV out = AV::unknown("a call of " + callee);
       out.lib = fn.lib;
       return out;
