@@ -108,12 +108,7 @@ std::string dispatchTargets(const TreeFacts& facts, const Layout& layout, const 
 // Why a named builder has no arguments impactd can compare; "" when it has.
 std::string whyNotRead(const TreeFacts& facts, const Layout& layout, const std::string& module, const std::string& name,
                        const PyBuilder* b) {
-  if (b) {
-    if (!b->notRead.empty()) return b->notRead.starts_with("arguments not read") ? b->notRead : "arguments not read: " + b->notRead;
-    for (const auto& abi : b->abis)
-      if (!abi.args.empty() || !abi.tailHelper.empty()) return "";
-    return absl::StrCat("arguments not read: ", name, " in ", module, " declares no argument impactd can find");
-  }
+  if (b) return builderNotRead(*b, module);
   const FileFacts* f = facts.find(module);
   if (!f) return absl::StrCat("arguments not read: ", module, " is not in the tree");
   if (!f->ok) return absl::StrCat("arguments not read: ", module, " could not be read: ", f->error);
@@ -172,6 +167,13 @@ void accountNames(const TreeFacts& facts, const Layout& layout, bool compare, Ac
 }
 
 }  // namespace
+
+std::string builderNotRead(const PyBuilder& b, const std::string& module) {
+  if (!b.notRead.empty()) return b.notRead.starts_with("arguments not read") ? b.notRead : "arguments not read: " + b.notRead;
+  for (const auto& abi : b.abis)
+    if (!abi.args.empty() || !abi.tailHelper.empty()) return "";
+  return absl::StrCat("arguments not read: ", b.name, " in ", module, " declares no argument impactd can find");
+}
 
 Accounting account(const TreeFacts& facts, const Layout& layout, const std::vector<KernargsPair>& pairs,
                    const std::vector<KernargsPair>& unpaired, bool compare) {

@@ -52,6 +52,10 @@ struct Accounting {
 Accounting account(const TreeFacts& facts, const Layout& layout, const std::vector<KernargsPair>& pairs,
                    const std::vector<KernargsPair>& unpaired, bool compare);
 
+// Why the builder `b` of `module` has no arguments impactd can compare ("arguments not read:
+// ..."), or "" when it has: impact check and the report decide "not read" here, the one place.
+std::string builderNotRead(const PyBuilder& b, const std::string& module);
+
 // "copies compared 12 of 14; builders read 3 of 3"
 std::string coverageLine(const Accounting& a);
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "contracts/Accounting.h"
 #include "contracts/Kernargs.h"
 #include "contracts/kernargs/LaunchValues.h"
 #include "contracts/kernargs/OpenTails.h"
@@ -177,10 +178,21 @@ std::vector<Row> judge(const Revision& base, const Revision& head, const Layout&
     covered.insert(b.path);
     covered.insert(cPath);
 
+    // A builder whose arguments are not read is not compared, as impact check says (Accounting):
+    // never a mismatch "declares no argument list" (issue 36).
+    if (std::string why = builderNotRead(*b.builder, b.path); !why.empty()) {
+      std::string problem = parseProblem(head.facts, b.path);
+      r.status = Status::Changed;
+      r.message = (p.note.empty() ? "" : p.note + "; ") + (problem.empty() ? "not compared: the builder's " + why : problem);
+      explained.insert(b.path);
+      explained.insert(cPath);
+      rows.push_back(std::move(r));
+      continue;
+    }
     const KernargsPair* bp = nullptr;
     if (auto it = baseByCopy.find(p.copy.key); it != baseByCopy.end()) bp = it->second;
     std::optional<Comparison> before;
-    if (bp && bp->builder) before = comparePair(*bp);
+    if (bp && bp->builder && builderNotRead(*bp->builder->builder, bp->builder->path).empty()) before = comparePair(*bp);
     // Stable pairing: the list the copy agreed with at the base, where it paired with this builder.
     std::optional<ListAtBase> atBase;
     if (before && before->abi && before->outcome != Comparison::Outcome::Disagree &&

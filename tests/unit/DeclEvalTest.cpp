@@ -319,10 +319,26 @@ def build_x(spec):
 )PY");
   const PyBuilder* b = find(f, "build_x");
   ASSERT_NE(b, nullptr);
-  EXPECT_TRUE(b->abis.empty());
-  EXPECT_NE(b->notRead.find("`b.param(\"q_ptr\", PtrType(BF16, \"global\"))` (line 10), which the evaluation did not reach"),
+  // The thread's target reaches the IRBuilder: the list is open at the call (issue 36).
+  ASSERT_EQ(b->abis.size(), 1u) << b->notRead;
+  EXPECT_TRUE(b->abis[0].args.empty());
+  EXPECT_EQ(b->abis[0].tailHelper, "Thread(...) (a call of threading.Thread the evaluator does not model)");
+  // A declaring function it defines and never calls: its `.param` is not reached, and said so.
+  auto g = run(R"PY(
+def build_x(spec):
+    b = IRBuilder("x")
+
+    def later():
+        return b.param("q_ptr", PtrType(BF16, "global"))
+
+    return b.finish()
+)PY");
+  const PyBuilder* n = find(g, "build_x");
+  ASSERT_NE(n, nullptr);
+  EXPECT_TRUE(n->abis.empty());
+  EXPECT_NE(n->notRead.find("`b.param(\"q_ptr\", PtrType(BF16, \"global\"))` (line 9), which the evaluation did not reach"),
             std::string::npos)
-      << b->notRead;
+      << n->notRead;
 }
 
 // Classes as Python resolves them: a method found through the bases, overridden, called through
@@ -757,7 +773,7 @@ TEST(DeclEval, AParamCallOnAReceiverNotKnownIsNotReadNeverAnEmptyList) {
   auto f = run(R"PY(
 def build_x(spec):
     b = IRBuilder("x")
-    ctx = spec.make_context(b)
+    ctx = spec.make_context()
     ctx.kernel.param("q_ptr", PtrType(BF16, "global"))
     return b.finish()
 )PY");

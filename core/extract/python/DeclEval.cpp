@@ -20,14 +20,22 @@ using Op = GuardNode::Op;
 const char* const kBuiltins[] = {"range", "len",     "list",     "tuple",      "dict",       "enumerate", "zip",
                                  "str",   "int",     "sorted",   "reversed",   "min",        "max",       "set",
                                  "partial", "isinstance", "getattr", "bool",   "any",        "all",       "sum",
-                                 "abs",   "print",   "frozenset", "namedtuple", "map",       "super"};
+                                 "abs",   "print",   "frozenset", "namedtuple", "map",       "super",
+                                 "filter", "hasattr", "setattr", "locals", "vars",     "exec",      "eval",
+                                 "callable", "id",    "type",    "repr",      "issubclass", "hash"};
 
 // A function of the standard library the evaluator runs as a builtin: its key in `builtin`, or "".
 std::string stdlibFunction(const std::string& module, const std::string& attr) {
   static const std::tuple<const char*, const char*, const char*> kFns[] = {
       {"functools", "partial", "partial"},          {"collections", "namedtuple", "namedtuple"},
       {"dataclasses", "replace", "dataclasses.replace"}, {"typing", "cast", "typing.cast"},
-      {"copy", "copy", "copy.copy"},                {"copy", "deepcopy", "copy.copy"}};
+      {"copy", "copy", "copy.copy"},                {"copy", "deepcopy", "copy.copy"},
+      {"itertools", "starmap", "itertools.starmap"}, {"itertools", "chain", "itertools.chain"},
+      {"itertools", "repeat", "itertools.repeat"},  {"itertools", "zip_longest", "itertools.zip_longest"},
+      {"itertools", "islice", "itertools.islice"},  {"itertools", "accumulate", "itertools.accumulate"},
+      {"operator", "methodcaller", "operator.methodcaller"}, {"operator", "itemgetter", "operator.itemgetter"},
+      {"operator", "attrgetter", "operator.attrgetter"}, {"functools", "reduce", "functools.reduce"},
+      {"functools", "wraps", "functools.wraps"},    {"types", "SimpleNamespace", "types.SimpleNamespace"}};
   for (auto& [m, a, key] : kFns)
     if (module == m && attr == a) return key;
   return "";

@@ -50,6 +50,7 @@ struct AV {
   ModIndex* mod = nullptr;      // Func: its module
   std::shared_ptr<std::map<std::string, AV>> closure;  // Func defined in a function; Instance: its
                                                        // attributes (shared, as Python objects are)
+  bool opaque = false;  // Unknown: made by an operation the evaluator does not model (unmodelled)
   bool lib = false;  // Unknown: a value of rocKE's IR library (an object it made, what it returned):
                      // calling it emits code, it declares no argument
   // Unknown: a string whose start is known and the rest not (`f"ptr<{spec.dtype}, global>"`): its
@@ -105,6 +106,7 @@ struct ModIndex {
   std::string dotted;  // "kernels.gfx950.attention_dense"; "" for the module being extracted
   std::map<std::string, TSNode> fns;
   std::map<std::string, TSNode> classes;  // the module's top-level classes: their definitions
+  std::vector<TSNode> decorated;          // its top-level decorated function definitions, in order
   struct Bind {
     TSNode value{};                 // assignment's right side
     std::string module, attr;       // an import: `from module import attr` / `import module`

@@ -90,8 +90,10 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
         }
       obj.items->push_back(key);
       obj.items->push_back(v);
+      return;
     } else if (obj.k == K::List && key.k == K::Int && key.i >= 0 && size_t(key.i) < obj.items->size()) {
       (*obj.items)[key.i] = v;
+      return;
     } else if ((obj.k == K::Dict || obj.k == K::List) && !keyKnown) {
       // Which element changed is not known: every one may have (a dict may have a key more), so
       // none keeps a value a later read would take as known.
@@ -100,10 +102,16 @@ void DeclEval::Impl::assign(TSNode target, const AV& v, DFrame& f, DPath& p, int
         (*obj.items)[i] = changed;
       if (obj.k == K::Dict) obj.items->push_back(changed), obj.items->push_back(changed);
     }
+    // A value reaching the IRBuilder stored where the evaluator does not follow it: what reads it
+    // there may declare (DeclEvalReach.cpp).
+    cannotFollow(reach(v), "stored into " + clip(text(f, target), 60) + ", which the evaluator does not follow", target, f, p);
+    return;
   }
   if (ty == "attribute") {  // `self.b = b`: an attribute of an instance of the module's classes
     AV obj = expr(field(target, "object"), f, p, d + 1);
     if (obj.k == K::Instance && obj.closure) (*obj.closure)[text(f, field(target, "attribute"))] = v;
+    else
+      cannotFollow(reach(v), "stored into " + clip(text(f, target), 60) + ", which the evaluator does not follow", target, f, p);
   }
   // the rest: nothing a declaration reads later
 }

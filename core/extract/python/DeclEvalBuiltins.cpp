@@ -50,6 +50,9 @@ std::string formatStr(const std::string& fmt, const std::vector<AV>& pos, const 
 
 AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw, TSNode at, DFrame& f, DPath& p,
                            int d) {
+  bool handled = false;
+  AV lib = library(name, pos, kw, at, f, p, d, &handled);
+  if (handled) return lib;
   if (name != "isinstance" && name != "getattr" && name != "super")
     for (AV& a : pos) a = iterated(a, d);  // `list(Arg)`, `enumerate(Arg)`: an enum's members
   auto ints = [&](size_t n) {
@@ -133,7 +136,8 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
   }
   if (name == "list" || name == "tuple" || name == "sorted" || name == "reversed" || name == "set") {
     if (pos.empty()) return AV::seq(name == "tuple" ? K::Tuple : K::List, {});
-    if (!ok) return AV::unknown(name + " of an unknown sequence");
+    if (!ok) return kwArg(kw, {"key"}) ? unmodelled("sorted by a key of an unknown sequence")
+                                       : AV::unknown(name + " of an unknown sequence");
     if (name == "reversed") std::reverse(els.begin(), els.end());
     if (name == "sorted") {
       // Python's order: ints and strings by value, tuples element by element; a pair it cannot
@@ -150,10 +154,16 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
         orderable = false;
         return 0;
       };
-      if (kwArg(kw, {"key"})) return AV::unknown("sorted by a key function");
+      if (const AV* key = kwArg(kw, {"key"}); key && key->k != K::None) {  // by the key's value of each
+        std::vector<std::pair<AV, AV>> keyed;
+        for (const AV& el : els) keyed.emplace_back(apply(*key, {el}, {}, at, f, p, d + 1), el);
+        std::stable_sort(keyed.begin(), keyed.end(), [&](auto& a, auto& b) { return cmp(a.first, b.first) < 0; });
+        for (size_t i = 0; i < els.size(); ++i) els[i] = keyed[i].second;
+      } else {
+        std::stable_sort(els.begin(), els.end(), [&](const AV& a, const AV& b) { return cmp(a, b) < 0; });
+      }
       const AV* rev = kwArg(kw, {"reverse"});
       if (rev && rev->k != K::Bool && rev->k != K::Int) return AV::unknown("sorted in an order not known");
-      std::stable_sort(els.begin(), els.end(), [&](const AV& a, const AV& b) { return cmp(a, b) < 0; });
       if (!orderable) return AV::unknown("sorted of values it cannot order");
       if (rev && rev->i) std::reverse(els.begin(), els.end());
     }
@@ -211,20 +221,6 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     }
     return AV::seq(K::List, std::move(out));
   }
-  if (name == "zip") {
-    size_t n = SIZE_MAX;
-    for (const AV& a : pos) {
-      if (!a.isSeq()) return AV::unknown("zip of an unknown sequence");
-      n = std::min(n, a.items->size());
-    }
-    std::vector<AV> out;
-    for (size_t i = 0; i < (pos.empty() ? 0 : n); ++i) {
-      std::vector<AV> row;
-      for (const AV& a : pos) row.push_back((*a.items)[i]);
-      out.push_back(AV::seq(K::Tuple, std::move(row)));
-    }
-    return AV::seq(K::List, std::move(out));
-  }
   if (name == "dict") {
     std::vector<AV> kv;
     if (!pos.empty() && pos[0].k == K::Dict) {
@@ -253,7 +249,7 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     return AV::integer(v);
   }
   (void)p;
-  return AV::unknown(name + "(...)");
+  return unmodelled(name + "(...)");
 }
 
 AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, DPath& p) {
@@ -275,7 +271,7 @@ AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, 
     } else if (n == "copy") {
       return AV::seq(K::List, *self.items);
     } else {
-      return AV::unknown("list." + n);
+      return unmodelled("list." + n);
     }
     if (self.items->size() > DeclEval::kMaxItems) throw DStop{"a list longer than the size limit"};
     return AV::of(K::None);
@@ -300,7 +296,7 @@ AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, 
       return AV::of(K::None);
     }
     if (n == "copy") return AV::seq(K::Dict, *self.items);
-    return AV::unknown("dict." + n);
+    return unmodelled("dict." + n);
   }
   if (self.k == K::Unknown && (n == "startswith") && pos.size() == 1 && pos[0].k == K::Str) {
     // A string whose start is known: decided when the start covers the argument or differs from it.
@@ -373,7 +369,7 @@ AV DeclEval::Impl::method(const AV& m, std::vector<AV>& pos, Kw& kw, DFrame& f, 
                (n == "startswith" ? self.s.compare(0, a.size(), a) == 0 : self.s.compare(self.s.size() - a.size(), a.size(), a) == 0);
       return AV::boolean(r);
     }
-    return AV::unknown("str." + n);
+    return unmodelled("str." + n);
   }
   AV ir = AV::unknown("an IR value");  // the IRBuilder's other methods
   ir.lib = true;

@@ -38,7 +38,12 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
     watched = false;
   }
   const void* id = fn.def.id;
-  bool declaring = mayDeclare(fn.mod, fn.def, 0);
+  // It can declare: its text (or a module function's it names) reaches `.param`, or it closes
+  // over or, while the path's list is not yet open, is given a value that declares when called
+  // (issue 36: `p = getattr(b, "param")`). Past an open end nothing it declares has a position.
+  bool declaring = declarer(fn);
+  for (size_t i = 0; i < pos.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(pos[i]);
+  for (size_t i = 0; i < kw.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(kw[i].second);
   if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
     if (declaring) throw DStop{"recursion: " + fn.s + " calls itself", false, true};
     return AV::unknown("a recursive call of " + fn.s);
@@ -207,6 +212,8 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   for (PyHook& h : pendingHooks)  // a hook with a declaration after it: it can insert arguments there
     if (std::find(hooks.begin(), hooks.end(), h) == hooks.end()) hooks.push_back(std::move(h));
   pendingHooks.clear();
+  std::string argsWhy = std::move(unknownArgs);  // a spread of the call not known (call)
+  unknownArgs.clear();
   if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
     p.tailHelper = std::move(p.pendingHelper);
     p.tailCall = std::move(p.pendingCall);
@@ -245,7 +252,7 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
     a.name = srcOf(0, {"name"});
     unresolve("parameter name '" + clip(a.name, 80) + "' is not a literal string" + why(*name, a.name));
   } else {
-    unresolve("b.param call has no name argument");
+    unresolve(argsWhy.empty() ? "b.param call has no name argument" : "its name is not known (" + argsWhy + ")");
   }
   if (ty && ty->k == K::Type) {
     a.kind = ty->kind;
@@ -256,7 +263,7 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
     a.typeText = srcOf(1, {"type", "ty", "dtype", "param_type"});
     unresolve("type '" + clip(a.typeText, 80) + "' could not be resolved" + why(*ty, a.typeText));
   } else {
-    unresolve("b.param call has no type argument");
+    unresolve(argsWhy.empty() ? "b.param call has no type argument" : "its type is not known (" + argsWhy + ")");
   }
   if (!f.loopWhy.empty()) unresolve(f.loopWhy + ", whose length is not known");
   // One of several types (its name known) or names (its type known) by a condition it cannot
@@ -281,7 +288,7 @@ bool DeclEval::Impl::mayDeclare(ModIndex* m, TSNode def, int d) {
     if (ts_node_eq(node, def)) found = m->declaring.count(name) > 0;
   if (!found) {  // a nested function: its own text
     std::string_view body = m->t->text(def);
-    found = hasWord(body, ".param");
+    found = hasWord(body, ".param") || hasWord(body, "\"param\"") || hasWord(body, "'param'");
     for (const std::string& n : m->declaring) found = found || hasWord(body, n);
     for (const std::string& n : m->unseen) found = found || hasWord(body, n);
   }

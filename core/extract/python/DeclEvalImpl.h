@@ -25,8 +25,9 @@ struct DPath {
   std::string tailHelper, tailModule;  // a helper given the IRBuilder that could not be followed
   std::string tailCall;                // its call, as written
   std::string origin;                  // the function an early return went to
-  // A call it could not follow, given the IRBuilder: the list opens there if a declaration follows
-  // it on this path (kernel code after the declarations calls such functions and declares nothing).
+  // A call it could not follow, given the IRBuilder object alone (no value that declares when
+  // called): the list opens there if a declaration follows it on this path (a builder's kernel
+  // code after its declarations calls such functions with the IRBuilder and declares nothing).
   std::string pendingHelper, pendingCall;
 };
 
@@ -141,6 +142,11 @@ struct DeclEval::Impl {
 
   // DeclEval.cpp
   ModIndex* index(const SyntaxTree* tree, const std::string& dotted);
+  // The module's top-level decorators applied, in order, as its import applies them: each
+  // function's binding is what its decorators return; names whose value comes to hold a
+  // declaring value (a registry a decorator fills) are added to `seeds`.
+  void runDecorators(ModIndex& m, std::vector<std::string>& seeds);
+  bool moduleLevel = false;  // running a module's top level: there is no list to open
   ModIndex* moduleNamed(const std::string& dotted);
   AV moduleBinding(ModIndex* m, const std::string& name, int d);
   // The value `name` is bound to by `from module import attr` (attr "" for `import module`), in m.
@@ -189,6 +195,44 @@ struct DeclEval::Impl {
   void step();
   bool returnsImported(ModIndex& m, const std::string& fn);
   std::string text(const DFrame& f, TSNode n) const { return std::string(f.mod->t->text(n)); }
+
+  // DeclEvalReach.cpp (issue 36): how far a value reaches the IRBuilder — 0 not at all; 1 it
+  // holds the builder object (passed on, it can declare through code the evaluator does not
+  // read); 2 it can declare when called (a bound `b.param`, a function whose text declares, a
+  // partial, closure or bound method over one) or holds such a value.
+  int reach(const AV& v, int depth = 0);
+  // Does the value declare when called: a bound `b.param` (or a partial of one), a function whose
+  // text declares, or one closing over a bound `b.param` it names (`p = getattr(b, "param")`)?
+  // What decides which functions run whole and which statements of a builder's tail run.
+  bool declarer(const AV& v, int depth = 0);
+  // A bound `b.param`, a partial of one, or a function whose own text (or closure) declares: given
+  // to a call it cannot follow, the list opens there (a function that only names a helper that may
+  // declare is the IRBuilder's kernel code: a declaration must follow for the list to open).
+  bool declaresItself(const AV& v);
+  int reachOf(const std::vector<AV>& pos, const std::vector<std::pair<std::string, AV>>& kw, const AV* receiver = nullptr);
+  std::map<std::pair<const void*, const void*>, int> funcReach;  // (def id, closure) -> reach
+  std::vector<const void*> reachSeen;  // the objects one `reach` walk met
+  // Opens the path's list at the call `at`: an operation the evaluator does not model, given a
+  // value that reaches the builder, declares what it is not known (`what`: the call and why).
+  void openAt(const std::string& what, TSNode at, DFrame& f, DPath& p);
+  // A call it cannot follow given a value of reach `r`: one that declares when called opens the
+  // list there; the IRBuilder object alone opens it when a declaration follows (DPath::pendingHelper).
+  void cannotFollow(int r, const std::string& what, TSNode at, DFrame& f, DPath& p);
+  std::string unknownArgs;  // the next declaration's call spreads a sequence or dict not known: why
+  // The callee of the call (or decorator) `at`, as written.
+  std::string calleeText(TSNode at, const DFrame& f) const;
+  // A callable a builtin made with its arguments bound (`operator.methodcaller("param", n, t)`,
+  // `functools.wraps(f)`, `itertools.repeat` and the like), called.
+  // DeclEvalLibrary.cpp: the standard library's functions and the builtins that reach into
+  // objects or frames; *handled false when `name` is not one of them.
+  AV library(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, TSNode at,
+             DFrame& f, DPath& p, int d, bool* handled);
+  // The part of `library` that reaches into objects and frames (operator, wraps, SimpleNamespace,
+  // hasattr/setattr, locals/vars, exec/eval, filter).
+  AV objectBuiltin(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, TSNode at,
+             DFrame& f, DPath& p, int d, bool* handled);
+  AV boundBuiltin(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+                  DPath& p, int d);
 
   // DeclEvalStatements.cpp
   DFlow block(TSNode body, DFrame& f, DPath& p, int d);
@@ -258,5 +302,11 @@ std::vector<AV> elementsOf(const AV& v, bool* ok);
 // A returned value as argument entries: a list (or a SignatureBuilder) whose every element is a
 // dict with a "name" key; false when it is not one.
 bool entriesOf(const AV& v, std::vector<KernelArg>& out);
+// A module of Python's standard library ("itertools", "os.path"): never in the tree; a call of
+// one of its functions the evaluator does not model is named as such.
+bool standardLibrary(const std::string& dotted);
+// An unknown value made by an operation the evaluator does not model (a builtin or method it
+// does not read): given a value that reaches the builder, the operation opens the list.
+AV unmodelled(std::string why);
 
 }  // namespace impact::pyextract

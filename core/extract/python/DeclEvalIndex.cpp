@@ -17,6 +17,8 @@ void collectModule(const SyntaxTree& t, TSNode n, const std::string& cls, ModInd
   if (depth > kMaxVisitDepthEval) return;
   for (TSNode st : namedChildren(n)) {
     std::string_view ty = type(st);
+    if (ty == "decorated_definition" && cls.empty() && is(field(st, "definition"), "function_definition"))
+      m.decorated.push_back(st);
     if (ty == "decorated_definition") st = field(st, "definition"), ty = type(st);
     if (ty == "function_definition") {
       std::string name(t.text(field(st, "name")));
@@ -168,8 +170,12 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
         else if (!b.attr.empty() && calledIn(text, name, false)) m->unseenModules.push_back(name);
       }
     }
+    // Its decorators run as the module's import runs them (a registry filled by `@register(...)`):
+    // a module binding that comes to hold a declaring value is a seed as an imported one is.
+    if (!m->decorated.empty()) runDecorators(*m, imported);
     m->importedDeclaring = imported;
     textClosure(*m, imported);
+    m->mayDeclare.clear();
     return m;
   }
   return slot.get();

@@ -96,15 +96,14 @@ bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
     it = stmts.emplace(st.id, std::move(info)).first;
   }
   if (it->second.declares) return true;
-  auto declaringValue = [&](const AV& v) {
-    const AV* t = v.k == K::Partial ? v.self.get() : &v;
-    return t->k == K::ParamMethod || (t->k == K::Func && mayDeclare(t->mod, t->def, 0));
-  };
+  // A value that declares when called (DeclEvalReach.cpp: a function closing over a bound
+  // `b.param` declares though its text has no `.param`).
+  auto candidate = [](const AV& v) { return v.k == K::ParamMethod || v.k == K::Partial || v.k == K::Func; };
   for (auto& [n, v] : f.env)
-    if (declaringValue(v) && hasWord(body, n)) return true;
+    if (candidate(v) && hasWord(body, n) && declarer(v)) return true;
   if (f.closure)
     for (auto& [n, v] : *f.closure)
-      if (declaringValue(v) && hasWord(body, n)) return true;
+      if (candidate(v) && !v.selfInClosure && hasWord(body, n) && declarer(v)) return true;
   return false;
 }
 
@@ -253,6 +252,14 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
     self.closure = nullptr;
     self.selfInClosure = true;
     (*fn.closure)[fn.s] = std::move(self);
+    if (ty == "decorated_definition") {  // its decorators applied, the innermost first
+      std::vector<TSNode> decs;
+      for (TSNode dn : namedChildren(s))
+        if (is(dn, "decorator") && !namedChildren(dn).empty()) decs.push_back(namedChildren(dn)[0]);
+      AV v = fn;
+      for (auto it = decs.rbegin(); it != decs.rend(); ++it) v = apply(expr(*it, f, p, d + 1), {v}, {}, *it, f, p, d);
+      f.env[fn.s] = v;
+    }
     return DFlow::Next;
   }
   if (ty == "raise_statement") {
@@ -384,12 +391,19 @@ AV DeclEval::Impl::call(TSNode e, DFrame& f, DPath& p, int d) {
   TSNode callee = field(e, "function");
   AV fn = expr(callee, f, p, d + 1);
   // (A receiver that is the entry's parameter, symbolic, is what a caller gives: a helper's.)
-  if (missed.empty() && fn.k == K::Unknown && is(callee, "attribute") &&
-      text(f, field(callee, "attribute")) == "param")
-    missed = "`" + clip(text(f, e), 60) + "` (line " + std::to_string(ts_node_start_point(e).row + 1) +
-             "): its receiver is not known" + (!fn.s.empty() ? " (" + fn.s + ")" : "");
+  if (fn.k == K::Unknown && !fn.lib && is(callee, "attribute") && text(f, field(callee, "attribute")) == "param") {
+    std::string what = "`" + clip(text(f, e), 60) + "` (line " + std::to_string(ts_node_start_point(e).row + 1) +
+                       "): its receiver is not known" + (!fn.s.empty() ? " (" + fn.s + ")" : "");
+    if (missed.empty()) missed = what;
+    // What it declares is not known: the list is open there (a builder that declares nothing
+    // else is not read, DeclResult::missed).
+    bool had = declares;
+    openAt(what, e, f, p);
+    declares = had;
+  }
   std::vector<AV> pos;
   std::vector<std::pair<std::string, AV>> kw;
+  std::string splat;  // a `*`/`**` spread whose elements are not known
   TSNode args = field(e, "arguments");
   if (is(args, "generator_expression")) pos.push_back(expr(args, f, p, d + 1));
   else
@@ -399,17 +413,39 @@ AV DeclEval::Impl::call(TSNode e, DFrame& f, DPath& p, int d) {
         kw.emplace_back(text(f, field(a, "name")), expr(field(a, "value"), f, p, d + 1));
       } else if (is(a, "list_splat")) {
         AV s = expr(namedChildren(a)[0], f, p, d + 1);
-        if (!s.isSeq()) return AV::unknown("a call with *" + text(f, a) + " of an unknown sequence");
-        pos.insert(pos.end(), s.items->begin(), s.items->end());
+        if (!s.isSeq()) {
+          // The positions from here on are not known: one unknown value stands at this one.
+          if (splat.empty()) pos.push_back(AV::unknown("unpacked from " + text(f, a) + ", a sequence not known"));
+          splat += (splat.empty() ? "" : ", ") + text(f, a) + " of an unknown sequence";
+          continue;
+        }
+        if (splat.empty()) pos.insert(pos.end(), s.items->begin(), s.items->end());
       } else if (is(a, "dictionary_splat")) {
         AV s = expr(namedChildren(a)[0], f, p, d + 1);
-        if (s.k != K::Dict) return AV::unknown("a call with **" + text(f, a));
+        if (s.k != K::Dict) {
+          splat += (splat.empty() ? "" : ", ") + text(f, a) + " of a dict not known";
+          continue;
+        }
         for (size_t i = 0; i + 1 < s.items->size(); i += 2)
           if ((*s.items)[i].k == K::Str) kw.emplace_back((*s.items)[i].s, (*s.items)[i + 1]);
-      } else {
+      } else if (splat.empty()) {
         pos.push_back(expr(a, f, p, d + 1));
+      } else {
+        expr(a, f, p, d + 1);
       }
     }
+  if (!splat.empty()) {
+    const AV* root = &fn;
+    while (root->k == K::Partial && root->self) root = root->self.get();
+    if (root->k == K::ParamMethod) {  // a declaration all the same: an entry at its position
+      unknownArgs = "a call with " + splat;
+      return apply(fn, std::move(pos), std::move(kw), e, f, p, d);
+    }
+    if (!fn.lib)
+      cannotFollow(std::max(reach(fn), reachOf(pos, kw)),
+                   clip(text(f, callee), 60) + " (a call with " + splat + ", which the evaluator cannot make)", e, f, p);
+    return AV::unknown("a call with " + splat);
+  }
   return apply(fn, std::move(pos), std::move(kw), e, f, p, d);
 }
 
@@ -479,51 +515,76 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       t.typeText = text(f, at);
       return t;
     }
-    case K::Builtin: return builtin(fn.s, pos, kw, at, f, p, d);
+    case K::Builtin: {
+      if (fn.items) return boundBuiltin(fn, std::move(pos), std::move(kw), at, f, p, d);
+      AV r = builtin(fn.s, pos, kw, at, f, p, d);
+      if (r.opaque) cannotFollow(reachOf(pos, kw), fn.s + "(...) (" + r.s + ": the evaluator does not model it)", at, f, p);
+      return r;
+    }
     case K::Class: return instantiate(fn, std::move(pos), std::move(kw), at, f, p, d);
     case K::Method:
       if (fn.self && fn.self->k == K::Sig) return signatureMethod(fn, pos, kw, at, f, p);
-      return method(fn, pos, kw, f, p);
+      {
+        AV r = method(fn, pos, kw, f, p);
+        if (r.opaque)
+          cannotFollow(reachOf(pos, kw, fn.self.get()), calleeText(at, f) + " (" + r.s + ": the evaluator does not model it)",
+                       at, f, p);
+        return r;
+      }
     case K::Imported: {  // a function of a module this evaluation was not given: not followed
       // With the tree's modules given, one that is not among them and is given the IRBuilder may
       // declare from here on: the list is open there (rocKE's platform package, `rocke.`, is the
       // IR library: its helpers emit code, not kernel arguments).
-      bool given = false;
-      for (const AV& a : pos) given = given || a.k == K::Builder;
-      for (auto& [k, a] : kw) given = given || a.k == K::Builder;
       auto [mod, name] = importedFunction(fn);
-      if (given && mayHoldDeclaringHelpers(mod) && p.tailHelper.empty()) {
-        declares = true;  // what it declares is not known here: the list is open at it
-        p.tailHelper = name;
-        p.tailModule = modulePathOf(mod);
-        p.tailCall = std::string(text(f, at)).substr(0, 200);  // as the body reader keeps it
+      if (!moduleLevel && mayHoldDeclaringHelpers(mod) && p.tailHelper.empty() && reachOf(pos, kw) > 0) {
+        if (standardLibrary(mod)) {
+          openAt(name + "(...) (a call of " + mod + "." + name + " the evaluator does not model)", at, f, p);
+        } else {
+          declares = true;  // what it declares is not known here: the list is open at it
+          p.tailHelper = name;
+          p.tailModule = modulePathOf(mod);
+          p.tailCall = std::string(text(f, at)).substr(0, 200);  // as the body reader keeps it
+        }
       }
       AV r = AV::unknown("a function of another module");
       r.lib = !mayHoldDeclaringHelpers(mod);
       return r;
     }
+    case K::Instance: {  // an object of the module's classes called: its `__call__`
+      if (fn.mod) {
+        AV m = classMember(fn, "__call__", at, f, p, d);
+        if (m.k == K::Func) return apply(m, std::move(pos), std::move(kw), at, f, p, d);
+      }
+      cannotFollow(reachOf(pos, kw, &fn), calleeText(at, f) + " (an object the evaluator cannot call)", at, f, p);
+      return AV::unknown("a call of " + calleeText(at, f));
+    }
     default: {
-      // A call it cannot follow, given the IRBuilder, may declare from here on: the list is open
-      // there, as at a function of a module it cannot see (a parameter of the entry called with
-      // it is a hook, not this: its value is symbolic, not unknown).
-      bool given = false;
-      for (const AV& a : pos) given = given || a.k == K::Builder;
-      for (auto& [k, a] : kw) given = given || a.k == K::Builder;
-      std::string callee = clip(text(f, field(at, "function")), 60);
-      if (given && fn.k == K::Sym && fn.g && !fn.g->empty() && fn.g->nodes[fn.g->root].op == GuardNode::Op::Name &&
+      // A call it cannot follow, given a value that reaches the IRBuilder, may declare from here
+      // on: the list is open there, as at a function of a module it cannot see (a parameter of
+      // the entry called with the IRBuilder is a hook, not this: what a caller passes declares there).
+      int r = reachOf(pos, kw);
+      if (r == 2) {
+        bool direct = false;
+        for (const AV& a : pos) direct = direct || declaresItself(a);
+        for (auto& [k, a] : kw) direct = direct || declaresItself(a);
+        if (!direct) r = 1;
+      }
+      std::string callee = calleeText(at, f);
+      bool hook = false;
+      if (r > 0 && fn.k == K::Sym && fn.g && !fn.g->empty() && fn.g->nodes[fn.g->root].op == GuardNode::Op::Name &&
           entryParams.count(fn.g->nodes[fn.g->root].text)) {
         PyHook h;  // the entry's parameter, called with the IRBuilder: what a caller passes declares here
         h.name = fn.g->nodes[fn.g->root].text;
         if (!p.decls.empty()) h.after = p.decls.back().first.name;
         if (std::find(pendingHooks.begin(), pendingHooks.end(), h) == pendingHooks.end()) pendingHooks.push_back(h);
+        hook = true;
       }
-      if (given && fn.k == K::Unknown && !fn.lib && p.tailHelper.empty() && p.pendingHelper.empty()) {
-        p.pendingHelper = callee + " (a call it cannot follow: " + (fn.s.empty() ? "not known" : fn.s) + ")";
-        p.pendingCall = std::string(text(f, at)).substr(0, 200);
-      }
-      AV r = AV::unknown("a call of " + callee);
-      r.lib = fn.lib;
-      return r;
+      if (r > 0 && !hook && !fn.lib && (fn.k == K::Unknown || fn.k == K::Sym))
+        cannotFollow(r, callee + " (a call it cannot follow: " + (fn.s.empty() ? "not known" : clip(fn.s, 80)) + ")", at, f,
+                     p);
+      AV out = AV::unknown("a call of " + callee);
+      out.lib = fn.lib;
+      return out;
     }
   }
 }
