@@ -77,8 +77,10 @@ struct Soak {
   srv::ImpactServer& server;
   std::vector<std::pair<int, long>> samples;  // (edits so far, RSS KiB)
   int edits = 0;
-  int published = 0;
+  int every = 2000;  // edits between samples of the resident set
+  int hovers = 0, hoverAnswers = 0;
   std::mutex mu;
+  steady_clock::time_point start = steady_clock::now();
 
   void sync() {
     auto w = std::make_shared<Waiter>();
@@ -89,7 +91,8 @@ struct Soak {
     sync();
     long kb = rssKiB();
     samples.emplace_back(edits, kb);
-    std::printf("  after %5d edits: RSS %.1f MB\n", edits, kb / 1024.0);
+    std::printf("  after %5d edits: RSS %.1f MB (%.0f s)\n", edits, kb / 1024.0,
+                duration<double>(steady_clock::now() - start).count());
     std::fflush(stdout);
   }
   bool hover(const std::string& abs, uint32_t line) {
@@ -134,13 +137,14 @@ struct Soak {
       ++edits;
       if (edits % 10 == 0) sync();  // an analysis (sync runs one) and no unbounded queue
       if (edits % 500 == 0) {
-        if (!hover(abs, hoverLine)) std::printf("  hover at edit %d: no answer\n", edits);
+        ++hovers;
+        hoverAnswers += hover(abs, hoverLine) ? 1 : 0;
         if (!run()) {
           std::printf("  impact.run at edit %d failed\n", edits);
           return false;
         }
       }
-      if (edits % 2000 == 0) sample();
+      if (edits % every == 0) sample();
     }
     if (!present) {  // leave the document as it was
       std::vector<srv::ContentChange> cs(1);
@@ -155,11 +159,12 @@ struct Soak {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int builderEdits = 20000, packEdits = 2000;
+  int builderEdits = 20000, packEdits = 2000, every = 2000;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--edits=", 0) == 0) builderEdits = std::max(1, std::atoi(a.c_str() + 8));
     if (a.rfind("--pack-edits=", 0) == 0) packEdits = std::max(0, std::atoi(a.c_str() + 13));
+    if (a.rfind("--sample=", 0) == 0) every = std::max(1, std::atoi(a.c_str() + 9));
   }
   if (impact::testing::realCorpusDir().empty()) {
     std::printf("../shared/real-data/rocm-libraries is absent: the soak benchmark is skipped\n");
@@ -190,7 +195,7 @@ int main(int argc, char** argv) {
   srv::Options opts;
   opts.gitPoll = milliseconds(60000);
   srv::ImpactServer server(cb, opts);
-  Soak s{server, {}, 0, 0, {}};
+  Soak s{server, {}, 0, every, 0, 0, {}};
   auto t0 = steady_clock::now();
   server.initialize(fx.dir(), "main");
   server.didOpen(builderAbs, builder, 1);
@@ -199,10 +204,12 @@ int main(int argc, char** argv) {
   int vB = 1, vP = 1;
   bool ok = s.type(builderAbs, "#", 0, tB, toggledB, builderEdits, vB, hoverLine) &&
             s.type(packAbs, "//", 0, tP, toggledP, packEdits, vP, hoverLine);
-  if (s.edits % 2000 != 0) s.sample();
+  if (s.edits % s.every != 0) s.sample();
   double secs = duration<double>(steady_clock::now() - t0).count();
-  // Flat: after the warm-up (the sample at 2,000 edits), no sample more than 20 MB above it.
-  long warm = s.samples.size() > 1 ? s.samples[1].second : s.samples[0].second;
+  // Flat: after the warm-up (the first 2,000 edits), no sample more than 20 MB above it.
+  long warm = s.samples[0].second;
+  for (const auto& [n, kb] : s.samples)
+    if (n <= 2000) warm = kb;
   long top = warm, low = warm;
   for (size_t i = 1; i < s.samples.size(); ++i) {
     top = std::max(top, s.samples[i].second);
@@ -213,6 +220,7 @@ int main(int argc, char** argv) {
               "%s (limit: 20 MB above the warm-up)\n",
               s.edits, secs, s.samples[0].second / 1024.0, warm / 1024.0, top / 1024.0, s.samples.back().second / 1024.0,
               flat ? "flat" : "NOT flat");
+  std::printf("soak: %d hovers (%d with an answer), %d impact.run\n", s.hovers, s.hoverAnswers, s.edits / 500);
   (void)low;
   return ok && flat ? 0 : 1;
 }
