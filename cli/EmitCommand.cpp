@@ -8,6 +8,7 @@
 
 #include "cli/Paths.h"
 #include "emit/Shards.h"
+#include "io/DiskRead.h"
 #include "geometry/RunGeometry.h"
 #include "run/Emit.h"
 
@@ -89,14 +90,13 @@ bool writeOut(const std::string& out, const std::string& text) {
 int mergeCommand(const std::vector<std::string>& files, const std::string& out) {
   std::vector<emit::EmitDocument> docs;
   for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "impact emit: cannot read the shard document %s\n", file.c_str());
+    auto text = readRegularFile(file, DiskReadLimits::within("/"));
+    if (!text.ok()) {
+      std::fprintf(stderr, "impact emit: cannot read the shard document %s: %s\n", file.c_str(),
+                   notReadMessage(text.status()).c_str());
       return 3;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto doc = emit::parseEmitDocument(ss.str());
+    auto doc = emit::parseEmitDocument(*text);
     if (!doc.ok()) {
       std::fprintf(stderr, "impact emit: refusing the shard document %s: %s\n", file.c_str(),
                    std::string(doc.status().message()).c_str());
@@ -223,14 +223,13 @@ int emitCommand(const std::vector<std::string>& args) {
 }
 
 std::shared_ptr<const emit::EmitDocument> loadEmitDocument(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "impact: cannot read the emit document %s\n", file.c_str());
+  auto text = readRegularFile(file, DiskReadLimits::within("/"));
+  if (!text.ok()) {
+    std::fprintf(stderr, "impact: cannot read the emit document %s: %s\n", file.c_str(),
+                 notReadMessage(text.status()).c_str());
     return nullptr;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto doc = emit::parseEmitDocument(ss.str());
+  auto doc = emit::parseEmitDocument(*text);
   if (!doc.ok()) {
     std::fprintf(stderr, "impact: refusing the emit document %s: %s\n", file.c_str(),
                  std::string(doc.status().message()).c_str());

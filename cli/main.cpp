@@ -10,6 +10,7 @@
 #include "cache/DiskCache.h"
 #include "cli/Paths.h"
 #include "cli/Terminal.h"
+#include "io/DiskRead.h"
 #include "report/FactsJson.h"
 #include "model/Version.h"
 #include "report/Render.h"
@@ -136,14 +137,14 @@ int main(int argc, char** argv) {
   if (args[0] == "facts") {
     if (args.size() < 2) return usage("facts needs a FILE");
     std::string as = args.size() >= 4 && args[2] == "--as" ? args[3] : args[1];
-    std::ifstream in(args[1], std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "impact: cannot read %s\n", args[1].c_str());
+    // The guarded read (io/DiskRead.h): `impact facts /dev/zero` says why, it does not read forever.
+    auto text = impact::readRegularFile(args[1], impact::DiskReadLimits::within("/"));
+    if (!text.ok()) {
+      std::fprintf(stderr, "impact: cannot read %s: %s\n", args[1].c_str(),
+                   impact::notReadMessage(text.status()).c_str());
       return 3;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string out = impact::renderFactsJson(impact::extractFile(as, ss.str()));
+    std::string out = impact::renderFactsJson(impact::extractFile(as, *text));
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }

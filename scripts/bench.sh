@@ -25,5 +25,13 @@ if [ "${1:-}" = "--hints" ]; then
   cmake --build "$build" --target impact_hints_bench -j "$(nproc)" >/dev/null
   exec "$build/bin/impact_hints_bench" "$@"
 fi
+# --soak [--edits=N] [--pack-edits=N]: 20,000 keystrokes on the real tiled builder and 2,000 on its
+# pack in one server, hovers and impact.run every 500; the resident set must stay flat
+# (tests/bench/SoakBench.cpp).
+if [ "${1:-}" = "--soak" ]; then
+  shift
+  cmake --build "$build" --target impact_soak_bench -j "$(nproc)" >/dev/null
+  exec "$build/bin/impact_soak_bench" "$@"
+fi
 cmake --build "$build" --target impact_bench -j "$(nproc)" >/dev/null
 "$build/bin/impact_bench" "$@"

@@ -22,6 +22,7 @@
 #include "emit/TreeKey.h"
 #include "extract/Descriptor.h"
 #include "git/Repository.h"
+#include "io/DiskRead.h"
 #include "judge/Judge.h"
 
 namespace impact {
@@ -233,11 +234,15 @@ absl::StatusOr<Layout> layoutFor(const ReportRequest& req, const Repository& rep
     if (std::filesystem::exists(candidate)) path = candidate;
   }
   if (path.empty()) return defaults;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read the layout configuration ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto layout = layoutFromYaml(ss.str(), defaults);
+  // The guarded read (io/DiskRead.h): a checked-out `.impactd.yaml` that is a FIFO or a symlink
+  // to /dev/zero is refused, not read forever. One named on the command line may be anywhere.
+  auto text = readRegularFile(path, DiskReadLimits::within(req.config.empty() ? repo.workdir() : "/", 1u << 20));
+  if (!text.ok())
+    return absl::Status(text.status().code(),
+                        absl::StrCat("cannot read the layout configuration ", path, ": ",
+                                     absl::IsNotFound(text.status()) ? std::string(text.status().message())
+                                                                     : notReadMessage(text.status())));
+  auto layout = layoutFromYaml(*text, defaults);
   if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", layout.status().message()));
   return layout;
 }

@@ -56,7 +56,9 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
       const Job& job = jobs[i];
       auto facts = cache.get(*job.path, job.ref->id, [&]() {
         auto content = job.snap->read(*job.path);
-        if (!content.ok()) {
+        // A working-tree file not read (a FIFO, too large) is no damage to the repository: its
+        // facts say why.
+        if (!content.ok() && !job.snap->notRead.count(*job.path)) {
           std::lock_guard<std::mutex> lock(mu);
           for (const auto& [s, _] : job.uses) out[s].unreadable[*job.path] = std::string(content.status().message());
         }

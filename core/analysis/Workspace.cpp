@@ -22,6 +22,7 @@ absl::StatusOr<std::string> AnalysisState::headContent(const std::string& path) 
   const FileRef* f = headFind(path);
   if (!f) return absl::NotFoundError(path + ": not in the working tree");
   if (f->data) return *f->data;
+  if (auto it = notRead.find(path); it != notRead.end()) return absl::FailedPreconditionError(it->second);
   return disk->read(path);
 }
 
@@ -48,6 +49,7 @@ void Workspace::setBase(std::shared_ptr<const Snapshot> base) {
 void Workspace::setDisk(std::shared_ptr<const Snapshot> disk) {
   disk_ = std::move(disk);
   diskChanges_.clear();
+  diskNotRead_.clear();
   headFacts_ = collectFacts(*disk_, layout_, *cache_);
   for (const auto& [path, _] : buffers_) refreshHeadFile(path);
   memo_.valid = false;
@@ -79,6 +81,7 @@ void Workspace::refreshHeadFile(const std::string& path) {
     const FileRef* ref = headRef(p);
     if (!ref) return std::nullopt;
     if (ref->data) return *ref->data;
+    if (diskNotRead_.count(p)) return std::nullopt;
     auto content = disk_->read(p);
     if (!content.ok()) return std::nullopt;
     return std::move(*content);
@@ -113,11 +116,19 @@ void Workspace::refreshHeadFacts(const std::string& path) {
   }
   headFacts_.files[path] = cache_->get(path, ref->id, [&]() -> absl::StatusOr<std::string> {
     if (ref->data) return *ref->data;
+    if (auto it = diskNotRead_.find(path); it != diskNotRead_.end()) return absl::FailedPreconditionError(it->second);
     return disk_->read(path);
   });
 }
 
+void Workspace::diskFileNotRead(const std::string& path, std::string why) {
+  diskNotRead_[path] = std::move(why);
+  diskChanges_[path] = FileRef{kNotReadId, nullptr};
+  if (!buffers_.count(path)) refreshHeadFile(path);
+}
+
 void Workspace::updateDiskFile(const std::string& path, std::optional<std::string> content) {
+  diskNotRead_.erase(path);
   FileRef ref;
   if (content) {
     ref.id = blobId(*content);
@@ -187,6 +198,7 @@ std::shared_ptr<const AnalysisState> Workspace::analyse() {
   st->baseDerived = baseDerived_;
   st->headFacts = headFacts_;
   st->headOverrides = diskChanges_;
+  st->notRead = diskNotRead_;
   for (const auto& [path, b] : buffers_) st->headOverrides[path] = b.ref;
   if (baseDerived_ && disk_) {
     std::optional<std::vector<KernargsPair>> reused;

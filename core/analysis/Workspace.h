@@ -32,6 +32,7 @@ struct AnalysisState {
   std::shared_ptr<const Derived> baseDerived;  // the base's facts, pairs, module graph, archs
   TreeFacts headFacts;
   std::map<std::string, FileRef> headOverrides;  // buffers and re-read disk files; null id = deleted
+  std::map<std::string, std::string> notRead;    // re-read disk files present but not read: why
   std::vector<KernargsPair> headPairs;
   std::vector<Row> rows;
   Rollup rollup;
@@ -58,6 +59,9 @@ class Workspace {
   std::string unreadable() const;
   // One file changed on disk (a watched-file event): nullopt when it was deleted.
   void updateDiskFile(const std::string& path, std::optional<std::string> content);
+  // One file on disk is there but was not read (a FIFO, a device, too large: io/DiskRead.h):
+  // its facts say why (ok = false), never the old content.
+  void diskFileNotRead(const std::string& path, std::string why);
 
   // Editor buffers override the disk. `edits` (byte-based, in order) let the parser reuse the
   // buffer's previous tree; without them the buffer is parsed afresh.
@@ -92,6 +96,7 @@ class Workspace {
   std::shared_ptr<Derived> headDerived_;
   TreeFacts headFacts_;
   std::map<std::string, FileRef> diskChanges_;  // empty id: deleted on disk
+  std::map<std::string, std::string> diskNotRead_;  // id kNotReadId in diskChanges_: why
   struct Buffer {
     FileRef ref;
     std::unique_ptr<SyntaxTree> tree;  // Python and C++ buffers

@@ -1,7 +1,11 @@
 #include "extract/Extract.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "cache/FactsCodec.h"
 #include "extract/CppFacts.h"
 #include "extract/CppFunctions.h"
 #include "extract/Descriptor.h"
@@ -101,13 +105,78 @@ FileFacts extractParsed(std::string_view path, const SyntaxTree& tree) {
   return f;
 }
 
+std::shared_ptr<const FileFacts> ExtractCache::insertLocked(std::string key, std::shared_ptr<const FileFacts> facts) {
+  auto [it, fresh] = map_.try_emplace(std::move(key));
+  Entry& e = it->second;
+  if (!fresh) bytes_ -= e.bytes;
+  e.facts = std::move(facts);
+  e.used = ++tick_;
+  e.bytes = 0;
+  std::shared_ptr<const FileFacts> out = e.facts;  // held while the sweep runs: never the one evicted
+  if (bound_) {
+    // The facts' encoded size and the key: what the entry costs, give or take the containers.
+    e.bytes = encodeFacts(*e.facts).size() + it->first.size() + sizeof(Entry) + sizeof(FileFacts);
+    bytes_ += e.bytes;
+    sinceSweep_ += e.bytes;
+    // A sweep walks every entry: one per eighth of the bound inserted keeps its cost linear.
+    if (sinceSweep_ > bound_ / 8) sweepLocked();
+  }
+  return out;
+}
+
+void ExtractCache::sweepLocked() {
+  sinceSweep_ = 0;
+  // The entries only the cache holds (use_count 1: no facts of a tree or buffer point at them).
+  std::vector<std::pair<uint64_t, const std::string*>> unheld;
+  size_t unheldBytes = 0;
+  for (const auto& [key, e] : map_)
+    if (e.facts.use_count() == 1) {
+      unheld.emplace_back(e.used, &key);
+      unheldBytes += e.bytes;
+    }
+  if (unheldBytes <= bound_) return;
+  std::sort(unheld.begin(), unheld.end());
+  std::vector<std::string> evict;
+  for (const auto& [used, key] : unheld) {
+    if (unheldBytes <= bound_) break;
+    unheldBytes -= map_.find(*key)->second.bytes;
+    evict.push_back(*key);
+  }
+  for (const auto& k : evict) {
+    auto it = map_.find(k);
+    bytes_ -= it->second.bytes;
+    map_.erase(it);
+    ++evictions_;
+  }
+}
+
+void ExtractCache::setBound(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (bytes && !bound_)
+    for (auto& [key, e] : map_) {
+      e.bytes = encodeFacts(*e.facts).size() + key.size() + sizeof(Entry) + sizeof(FileFacts);
+      bytes_ += e.bytes;
+    }
+  bound_ = bytes;
+  if (bound_) sweepLocked();
+}
+
+size_t ExtractCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+size_t ExtractCache::evictions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return evictions_;
+}
+
 std::shared_ptr<const FileFacts> ExtractCache::put(const std::string& path, const std::string& contentId,
                                                    FileFacts facts) {
   auto p = std::make_shared<const FileFacts>(std::move(facts));
   std::lock_guard<std::mutex> lock(mu_);
   ++extractions_;
-  map_[absl::StrCat(path, "\n", contentId)] = p;
-  return p;
+  return insertLocked(absl::StrCat(path, "\n", contentId), std::move(p));
 }
 
 std::shared_ptr<const FileFacts> ExtractCache::get(
@@ -116,7 +185,10 @@ std::shared_ptr<const FileFacts> ExtractCache::get(
   std::string key = absl::StrCat(path, "\n", contentId);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (auto it = map_.find(key); it != map_.end()) return it->second;
+    if (auto it = map_.find(key); it != map_.end()) {
+      it->second.used = ++tick_;
+      return it->second.facts;
+    }
   }
   std::shared_ptr<const FileFacts> facts;
   const bool stored = store_ && isBlobId(contentId);
@@ -125,7 +197,8 @@ std::shared_ptr<const FileFacts> ExtractCache::get(
       auto p = std::make_shared<const FileFacts>(std::move(*f));
       std::lock_guard<std::mutex> lock(mu_);
       ++fromStore_;
-      return map_.emplace(std::move(key), std::move(p)).first->second;
+      if (auto it = map_.find(key); it != map_.end()) return it->second.facts;  // another thread was first
+      return insertLocked(std::move(key), std::move(p));
     }
   }
   if (auto content = read(); content.ok()) {
@@ -142,13 +215,16 @@ std::shared_ptr<const FileFacts> ExtractCache::get(
   }
   std::lock_guard<std::mutex> lock(mu_);
   ++extractions_;
-  return map_.emplace(std::move(key), std::move(facts)).first->second;
+  if (auto it = map_.find(key); it != map_.end()) return it->second.facts;  // another thread was first
+  return insertLocked(std::move(key), std::move(facts));
 }
 
 std::shared_ptr<const FileFacts> ExtractCache::find(const std::string& path, const std::string& contentId) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = map_.find(absl::StrCat(path, "\n", contentId));
-  return it == map_.end() ? nullptr : it->second;
+  if (it == map_.end()) return nullptr;
+  const_cast<Entry&>(it->second).used = ++tick_;
+  return it->second.facts;
 }
 
 size_t ExtractCache::size() const {

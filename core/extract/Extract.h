@@ -44,6 +44,13 @@ class FactsStore {
 
 // Facts by (path, content id). Thread-safe. Content ids are git blob ids, so a file unchanged
 // between base and head, or between two keystrokes, is extracted once.
+//
+// Bounded (issue 37): an editor makes a new version of a document at every keystroke, so the
+// entries nothing else holds (a version no open buffer, working tree or revision's facts holds
+// any more: only the cache owns it) are kept to `bound` bytes, the least recently used evicted
+// first. Entries still held elsewhere are never evicted (their memory is owned there; dropping
+// them would only extract them again). Bytes are estimated by the facts' encoded size. Unbounded
+// (0, the default: `impact` runs once) skips the estimate.
 class ExtractCache {
  public:
   // Facts of (path, contentId); `read` is called for the content only on a miss. A read
@@ -56,6 +63,13 @@ class ExtractCache {
   size_t size() const;
   size_t extractions() const { return extractions_; }
 
+  // The bound on the bytes of entries only the cache holds (0: none). The server's default is
+  // kServerBound.
+  static constexpr size_t kServerBound = 16u << 20;
+  void setBound(size_t bytes);
+  size_t bytes() const;        // estimated bytes of every entry (0 when unbounded)
+  size_t evictions() const;    // entries evicted so far
+
   // Misses of the map go to `store` when the content id is a git blob id, and what is
   // extracted then is written to it. Set before the first get().
   void setStore(std::shared_ptr<FactsStore> store) { store_ = std::move(store); }
@@ -66,8 +80,18 @@ class ExtractCache {
   }
 
  private:
+  struct Entry {
+    std::shared_ptr<const FileFacts> facts;
+    size_t bytes = 0;
+    uint64_t used = 0;  // the tick of the last use
+  };
+  std::shared_ptr<const FileFacts> insertLocked(std::string key, std::shared_ptr<const FileFacts> facts);
+  void sweepLocked();
+
   mutable std::mutex mu_;
-  absl::flat_hash_map<std::string, std::shared_ptr<const FileFacts>> map_;
+  absl::flat_hash_map<std::string, Entry> map_;
+  mutable uint64_t tick_ = 0;
+  size_t bound_ = 0, bytes_ = 0, sinceSweep_ = 0, evictions_ = 0;
   size_t extractions_ = 0;
   size_t fromStore_ = 0;
   std::shared_ptr<FactsStore> store_;

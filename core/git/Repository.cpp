@@ -23,6 +23,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "git/Libgit2.h"
+#include "io/DiskRead.h"
 #include "git/TreeWalk.h"
 
 namespace impact {
@@ -31,42 +32,26 @@ using namespace gitlib;
 
 namespace {
 
-// Reads a working-tree file (or a symlink's target, which is what git stores for a link).
-bool readWorktreeFile(const std::string& fullPath, std::string& out) {
+// Reads a working-tree file as git sees it: a symlink is its target's text (what git stores
+// for a link), a regular file its content through the guarded read (io/DiskRead.h: no FIFO or
+// device, O_NONBLOCK, the size limit). NotFound: gone since the status; another error: present
+// but not read, and why.
+absl::StatusOr<std::string> readWorktreeFile(const std::string& fullPath) {
   struct stat st;
-  if (::lstat(fullPath.c_str(), &st) != 0) return false;
+  if (::lstat(fullPath.c_str(), &st) != 0) return absl::NotFoundError("no such file");
   if (S_ISLNK(st.st_mode)) {
     std::string buf(st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 256, '\0');
     for (;;) {
       ssize_t n = ::readlink(fullPath.c_str(), buf.data(), buf.size());
-      if (n < 0) return false;
+      if (n < 0) return absl::NotFoundError("no such file");
       if (static_cast<size_t>(n) < buf.size()) {
         buf.resize(static_cast<size_t>(n));
-        out = std::move(buf);
-        return true;
+        return buf;
       }
       buf.resize(buf.size() * 2);
     }
   }
-  if (!S_ISREG(st.st_mode)) return false;
-  int fd = ::open(fullPath.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  std::string data;
-  data.reserve(static_cast<size_t>(st.st_size));
-  char chunk[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      return false;
-    }
-    if (n == 0) break;
-    data.append(chunk, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  out = std::move(data);
-  return true;
+  return readRegularFile(fullPath);
 }
 
 }  // namespace
@@ -407,11 +392,15 @@ absl::StatusOr<Snapshot> Repository::workdirSnapshot() const {
   for (const std::string& p : removed) snap.remove(p);
   for (const std::string& p : changed) {
     if (p.empty() || p.back() == '/') continue;  // an untracked nested repository
-    std::string content;
-    if (readWorktreeFile(root + p, content))
-      snap.overlay(p, std::move(content));
-    else
-      snap.remove(p);  // unreadable: not silently the committed content
+    auto content = readWorktreeFile(root + p);
+    if (content.ok()) {
+      snap.overlay(p, std::move(*content));
+    } else if (absl::IsNotFound(content.status())) {
+      snap.remove(p);  // gone since the status: not silently the committed content
+    } else {
+      snap.files[p] = FileRef{kNotReadId, nullptr};  // present, not read: its facts say why
+      snap.notRead[p] = std::string(content.status().message());
+    }
   }
   snap.blobs = std::make_shared<RepoBlobReader>(impl_);
   return snap;

@@ -19,12 +19,14 @@ const FileRef* Snapshot::find(const std::string& path) const {
 
 void Snapshot::remove(const std::string& path) {
   files.erase(path);
+  notRead.erase(path);
   if (scoped) removed_.insert(path);
 }
 
 absl::StatusOr<std::string> Snapshot::read(const std::string& path) const {
   const FileRef* f = find(path);
   if (!f) return absl::NotFoundError(absl::StrCat(path, ": not in ", label));
+  if (auto it = notRead.find(path); it != notRead.end()) return absl::FailedPreconditionError(it->second);
   if (f->data) return *f->data;
   if (!blobs) return absl::FailedPreconditionError(absl::StrCat(path, ": no object database for ", label));
   auto r = blobs->readBlob(f->id);
@@ -34,6 +36,7 @@ absl::StatusOr<std::string> Snapshot::read(const std::string& path) const {
 
 void Snapshot::overlay(const std::string& path, std::string content) {
   removed_.erase(path);
+  notRead.erase(path);
   FileRef& f = files[path];
   f.id = blobId(content);
   f.data = std::make_shared<const std::string>(std::move(content));

@@ -33,6 +33,10 @@ class BlobReader {
 // leaves the folder and everything below it out of `Snapshot::files`. Null: every folder.
 using FolderScope = std::function<bool(std::string_view folder)>;
 
+// The id of a file that is present but was not read (Snapshot::notRead): no blob id, so never a
+// key of the persistent cache.
+inline constexpr const char* kNotReadId = "not-read";
+
 struct FileRef {
   std::string id;                           // git blob id (hex) of the content
   std::shared_ptr<const std::string> data;  // in memory (working tree, editor); null: read blob
@@ -48,6 +52,11 @@ class Snapshot {
   // A commit's snapshot listed with a FolderScope: `files` holds the scope's files only, and
   // find()/read() answer any other path from the commit's tree (looked up once, remembered).
   bool scoped = false;
+  // Working-tree files present but not read (a FIFO, a device, a symlink out of the workspace,
+  // over the size limit: io/DiskRead.h), path -> why. Their FileRef has the id kNotReadId and
+  // read() answers FailedPrecondition(why), so their facts say why (ok = false) and they are
+  // neither the committed content nor silently gone.
+  std::map<std::string, std::string> notRead;
 
   const FileRef* find(const std::string& path) const;
   absl::StatusOr<std::string> read(const std::string& path) const;

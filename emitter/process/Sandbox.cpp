@@ -1,6 +1,7 @@
 #include "process/Sandbox.h"
 
 #include "process/Confine.h"
+#include "io/DiskRead.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -61,11 +62,12 @@ std::string findPython() {
 
 namespace {
 
+// The child's output files, through the guarded read (io/DiskRead.h): a child that replaced one
+// with a FIFO or a symlink to a device cannot block the thread that waits for it (and the
+// server's shutdown, which joins that thread).
 std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto text = readRegularFile(p.string(), DiskReadLimits::within("", 256ull << 20));
+  return text.ok() ? std::move(*text) : std::string();
 }
 
 }  // namespace

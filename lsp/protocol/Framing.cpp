@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace impact::lsp {
 
@@ -17,14 +18,47 @@ bool FrameReader::readLine(std::string& line) {
   return !line.empty();
 }
 
+namespace {
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string trimmed(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n\"'"), b = s.find_last_not_of(" \t\r\n\"'");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+// The charset parameter of a Content-Type header line ("" when it has none).
+std::string charsetOf(const std::string& line) {
+  std::string l = lower(line);
+  size_t at = l.find("charset=");
+  if (at == std::string::npos) return "";
+  std::string v = l.substr(at + 8);
+  if (size_t semi = v.find(';'); semi != std::string::npos) v.resize(semi);
+  return trimmed(v);
+}
+}  // namespace
+
+bool isUtf8Charset(const std::string& charset) { return charset.empty() || charset == "utf-8" || charset == "utf8"; }
+
 std::optional<std::string> FrameReader::next(std::string& problem) {
   problem.clear();
   for (;;) {
     long long length = -1, conflicting = -1;
     std::string line;
     bool sawHeader = false;
+    size_t headerBytes = 0;  // read of this message's headers (for the message when input ends)
+    charset_.clear();
     for (;;) {
-      if (!readLine(line)) return std::nullopt;
+      if (!readLine(line)) {
+        if (std::ferror(in_))
+          problem = std::string("reading the input failed: ") + std::strerror(errno);
+        else if (headerBytes > 0)
+          problem = "Input was aborted in the headers of a message (" + std::to_string(headerBytes) +
+                    " bytes read, no blank line ended them).";
+        return std::nullopt;
+      }
+      headerBytes += line.size();
+      if (lower(line).rfind("content-type:", 0) == 0) charset_ = charsetOf(line);
       auto pos = line.find("Content-Length:");
       if (pos != std::string::npos) {
         // Digits only, between optional blanks ("12abc", "0x20", "1 2", "+3" are malformed).
@@ -62,7 +96,13 @@ std::optional<std::string> FrameReader::next(std::string& problem) {
     }
     std::string body(static_cast<size_t>(length), '\0');
     size_t got = std::fread(body.data(), 1, body.size(), in_);
-    if (got < body.size()) return std::nullopt;  // truncated: the input ended
+    if (got < body.size()) {  // truncated: the input ended (or failed) inside the body
+      problem = std::ferror(in_) ? std::string("reading the input failed: ") + std::strerror(errno) + "; read only " +
+                                       std::to_string(got) + " bytes of expected " + std::to_string(length) + "."
+                                 : "Input was aborted. Read only " + std::to_string(got) + " bytes of expected " +
+                                       std::to_string(length) + ".";
+      return std::nullopt;
+    }
     return body;
   }
 }

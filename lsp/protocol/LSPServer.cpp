@@ -15,6 +15,7 @@
 #include "protocol/Features.h"
 #include "protocol/Framing.h"
 #include "protocol/Protocol.h"
+#include "protocol/Validate.h"
 #include "cache/DiskCache.h"
 #include "server/ImpactServer.h"
 
@@ -63,9 +64,16 @@ class LSPServer {
     std::string problem;
     while (!exitRequested_) {
       auto body = reader_.next(problem);
-      if (!body) break;  // end of input
+      if (!body) {  // end of input: how, when it was early
+        log(Level::Error, !problem.empty() ? problem : "the input ended without an exit notification");
+        break;
+      }
       if (!problem.empty()) {
         log(Level::Error, problem);
+        continue;
+      }
+      if (!isUtf8Charset(reader_.charset())) {
+        refuseCharset(*body);
         continue;
       }
       if (size_t at = 0; !json::isUTF8(*body, &at)) {
@@ -197,6 +205,12 @@ class LSPServer {
     }
     std::optional<json::Value> id;
     if (json::Value* i = o->get("id")) id = *i;
+    // JSON-RPC 2.0 / LSP: an id is a number or a string; any other is an Invalid Request whose
+    // answer has id null (it cannot be echoed).
+    if (id && !validId(*id)) {
+      log(Level::Error, "a message whose id is not a number or a string was refused");
+      return replyError(nullptr, kInvalidRequest, "\"id\" must be a number or a string");
+    }
     std::optional<llvm::StringRef> method = o->getString("method");
     if (!method && o->get("method")) {
       log(Level::Error, "a message whose method is not a string was refused");
@@ -214,8 +228,30 @@ class LSPServer {
     }
     json::Value params = nullptr;
     if (json::Value* p = o->get("params")) params = *p;
+    // Positions and lengths are uintegers (0 to 2^31-1): a larger value is refused, never
+    // narrowed to another line (protocol/Validate.h).
+    if (std::string bad = uintegerProblem(params); !bad.empty() && method != "initialize") {
+      std::string what = "invalid " + method->str() + " params: " + bad;
+      if (id) return replyError(*id, kInvalidParams, what);
+      return log(Level::Error, what);
+    }
     if (id) onRequest(method->str(), std::move(params), std::move(*id));
     else onNotification(method->str(), std::move(params));
+  }
+
+  // A message whose Content-Type names a charset other than UTF-8 (LSP supports no other):
+  // refused, answered when it is a request.
+  void refuseCharset(const std::string& body) {
+    std::string why = "a message in charset '" + reader_.charset() + "' was refused: only utf-8 is supported";
+    log(Level::Error, why);
+    json::Value id = nullptr;
+    if (auto doc = json::parse(body)) {
+      if (const json::Object* o = doc->getAsObject())
+        if (const json::Value* i = o->get("id"); i && validId(*i)) id = *i;
+    } else {
+      llvm::consumeError(doc.takeError());
+    }
+    replyError(std::move(id), kInvalidRequest, why);
   }
 
   template <typename T>

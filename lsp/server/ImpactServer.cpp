@@ -70,12 +70,27 @@ void ImpactServer::didOpen(const std::string& path, std::string text, int64_t ve
   impl_->bumpEpoch(path);
   impl_->sched.post([this, path, text = std::move(text), version]() mutable {
     Impl& I = *impl_;
-    std::string r = I.rel(path);
+    std::string r = I.resolvedRel(path);
     if (r.empty()) return;
     auto& doc = I.docs[r];
-    doc = {text, version, {}};
+    if (auto old = I.uriDoc.find(path); old != I.uriDoc.end() && old->second != r) {
+      // The name now leads to another file (a symlink moved): it leaves the old document.
+      if (auto od = I.docs.find(old->second); od != I.docs.end()) od->second.uris.erase(path);
+    }
+    I.uriDoc[path] = r;
+    auto& u = doc.uris[path];
+    ++u.opens;
+    u.version = version;
+    // The text the client sends is the file's under every name: the latest open wins.
+    doc.text = text;
+    doc.version = version;
     doc.lines = LineIndex(doc.text);
     I.ws.setBuffer(r, std::move(text));
+    // A name under which the client has not seen the file's diagnostics (a second name of an
+    // open document, or another name than the work tree's): they are published to it now; the
+    // analysis of the text sent follows.
+    if (auto pub = I.published.find(r); pub != I.published.end() && (doc.uris.size() > 1 || path != I.absPath(r)) && I.cb.publish)
+      I.cb.publish(path, pub->second, version);
     I.scheduleAnalysis();
   });
 }
@@ -87,12 +102,18 @@ void ImpactServer::didChange(const std::string& path, std::vector<ContentChange>
     std::string r = I.rel(path);
     auto it = I.docs.find(r);
     if (r.empty() || it == I.docs.end()) return;
+    auto u = it->second.uris.find(path);
+    if (u == it->second.uris.end()) {
+      I.log("didChange for " + r + " through a name that is not open; change ignored");
+      return;
+    }
     std::vector<TSInputEdit> edits;
     if (!applyChanges(it->second.text, it->second.lines, changes, edits)) {
       I.log("didChange for " + r + ": a range is outside the document; change ignored");
       return;
     }
     it->second.version = version;
+    u->second.version = version;
     I.ws.setBuffer(r, it->second.text, edits);
     I.scheduleAnalysis();
   });
@@ -103,7 +124,23 @@ void ImpactServer::didClose(const std::string& path) {
   impl_->sched.post([this, path] {
     Impl& I = *impl_;
     std::string r = I.rel(path);
-    if (!I.docs.erase(r)) return;
+    auto it = I.docs.find(r);
+    if (r.empty() || it == I.docs.end()) return;
+    // Closed under this name; the document stays open while another name (or another open of
+    // this one) holds it.
+    if (auto u = it->second.uris.find(path); u != it->second.uris.end() && --u->second.opens <= 0) {
+      it->second.uris.erase(u);
+      I.uriDoc.erase(path);
+      // This name gets no more diagnostics unless it is the work tree's own: clear what it was
+      // shown, and publish the file's again (to its other names, or the work tree's).
+      if (path != I.absPath(r) && I.cb.publish) I.cb.publish(path, {}, std::nullopt);
+      // The file's diagnostics under the work tree's name, when no name of it is open any more.
+      if (it->second.uris.empty() && path != I.absPath(r))
+        if (auto pub = I.published.find(r); pub != I.published.end() && I.cb.publish)
+          I.cb.publish(I.absPath(r), pub->second, std::nullopt);
+    }
+    if (!it->second.uris.empty()) return I.scheduleAnalysis();
+    I.docs.erase(it);
     I.ws.closeBuffer(r);
     I.scheduleAnalysis();
   });
@@ -122,7 +159,7 @@ void ImpactServer::filesChanged(const std::vector<std::string>& paths) {
         git = true;
         continue;
       }
-      I.ws.updateDiskFile(r, I.readDisk(r));
+      I.diskChanged(r);
     }
     if (git) I.refreshFromGit();
     else I.scheduleAnalysis();

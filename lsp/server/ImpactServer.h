@@ -44,6 +44,8 @@ struct Options {
   std::chrono::milliseconds gitPoll{1000};  // how often .git/HEAD, refs and the index are checked
   // The persistent extraction cache shared with `impact` (core/cache/DiskCache.h); "" = none.
   std::string cacheDir;
+  // The in-memory extraction cache's bound on versions nothing holds (ExtractCache::setBound).
+  size_t extractCacheBound = ExtractCache::kServerBound;
   // The emitter (SPEC R6.6): repository code runs only when the client says the workspace is
   // trusted ("auto": after a save touching shipped Python, "manual": on impact.emit only).
   EmitterMode emitter = EmitterMode::Off;

@@ -1,9 +1,8 @@
 #include "server/RunLocations.h"
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "io/DiskRead.h"
 #include "server/Positions.h"
 
 namespace impact::server {
@@ -18,12 +17,9 @@ class Texts {
     if (auto it = overlay_.find(rel); it != overlay_.end()) return &it->second;
     auto [it, fresh] = disk_.try_emplace(rel);
     if (fresh) {
-      std::ifstream in(root_ + rel, std::ios::binary);
-      if (in) {
-        std::stringstream ss;
-        ss << in.rdbuf();
-        it->second = ss.str();
-      }
+      // The guarded read (io/DiskRead.h): a row on a FIFO or a device never blocks this thread.
+      auto text = readRegularFile(root_ + rel, DiskReadLimits::within(root_));
+      if (text.ok()) it->second = std::move(*text);
     }
     return it->second ? &*it->second : nullptr;
   }

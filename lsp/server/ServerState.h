@@ -8,13 +8,12 @@
 
 #include <condition_variable>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "analysis/Analysis.h"
 #include "cache/DiskCache.h"
+#include "io/DiskRead.h"
 #include "report/Render.h"
 #include "server/Diagnostics.h"
 #include "server/BackgroundEmit.h"
@@ -50,12 +49,21 @@ struct ImpactServer::Impl {
     if (cb.status) cb.status(s);
   }};
 
+  // One document per real file (issue 37): however many URIs name it (the work tree through a
+  // symlink and its real path), one text, edited through any of them. Each URI the client opened
+  // is counted (open/close) and keeps its own version; diagnostics go to every URI open.
   struct Doc {
     std::string text;
-    int64_t version = 0;
+    int64_t version = 0;  // the version of the last edit, through whichever URI
     LineIndex lines;  // of text, kept in step by applyChanges
+    struct Uri {
+      int opens = 0;
+      int64_t version = 0;
+    };
+    std::map<std::string, Uri> uris;  // by the client's path
   };
-  std::map<std::string, Doc> docs;  // by repository-relative path
+  std::map<std::string, Doc> docs;  // by repository-relative path of the resolved file
+  std::map<std::string, std::string> uriDoc;  // an open URI's path -> its document's key
   std::map<std::string, std::vector<Diag>> published;
   std::shared_ptr<const AnalysisState> hintBasis;  // the analysis the last hints refresh was for
   uint64_t publishedGeneration = 0;
@@ -65,7 +73,10 @@ struct ImpactServer::Impl {
   mutable std::mutex epochMu;
   std::map<std::string, int64_t> epochs;
 
+  // Texts of files that are not open (for line indexes), by content id: owned here, emptied
+  // when they pass 256 texts or 64 MB (every cache of the server has an owner and a bound).
   std::unordered_map<std::string, std::shared_ptr<const std::string>> contentById;
+  size_t contentBytes = 0;
 
   // The git watch: polled on its own thread, reported as a task.
   std::thread gitWatch;
@@ -106,6 +117,8 @@ struct ImpactServer::Impl {
     geometry = std::make_unique<BackgroundGeometry>(host);
   }
   std::shared_ptr<ExtractCache> withDisk(std::shared_ptr<ExtractCache> c) const {
+    // Bounded: the versions of a document that no buffer or tree holds any more are evicted.
+    c->setBound(opts.extractCacheBound);
     if (disk) c->setStore(disk);
     return c;
   }
@@ -116,6 +129,7 @@ struct ImpactServer::Impl {
 
   std::string rel(const std::string& abs) const {
     if (root.empty()) return "";
+    if (auto it = uriDoc.find(abs); it != uriDoc.end()) return it->second;
     std::string p = fs::path(abs).lexically_normal().string();
     if (p.rfind(root, 0) == 0) return p.substr(root.size());
     if (p.rfind(realRoot, 0) == 0) return p.substr(realRoot.size());
@@ -151,6 +165,19 @@ struct ImpactServer::Impl {
   }
   std::string absPath(const std::string& relPath) const { return root + relPath; }
 
+  // The document key of a path the client opens: the repository-relative path of the file it
+  // resolves to (symlinks followed), so that two names of one file are one document.
+  std::string resolvedRel(const std::string& abs) const {
+    std::string r = rel(abs);
+    if (r.empty()) return r;
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(fs::path(abs), ec);
+    if (ec) return r;
+    std::string cs = c.lexically_normal().string();
+    if (cs.rfind(realRoot, 0) == 0 && cs.size() > realRoot.size()) return cs.substr(realRoot.size());
+    return r;
+  }
+
   void bumpEpoch(const std::string& path) {
     std::lock_guard<std::mutex> lock(epochMu);
     ++epochs[path];
@@ -184,8 +211,12 @@ struct ImpactServer::Impl {
     if (auto it = contentById.find(ref->id); it != contentById.end()) return it->second;
     auto text = st.headContent(path);
     if (!text.ok()) return nullptr;
-    if (contentById.size() > 256) contentById.clear();
+    if (contentById.size() >= 256 || contentBytes + text->size() > (64u << 20)) {
+      contentById.clear();
+      contentBytes = 0;
+    }
     auto p = std::make_shared<const std::string>(std::move(*text));
+    contentBytes += p->size();
     contentById[ref->id] = p;
     return p;
   }
@@ -299,10 +330,15 @@ struct ImpactServer::Impl {
     status.settled(all, problem, summary);
   }
 
+  // To every URI the client opened the file under, each with its own version; a file not open
+  // under the work tree's name.
   void publish(const std::string& path, const std::vector<Diag>& diags) {
-    std::optional<int64_t> version;
-    if (auto it = docs.find(path); it != docs.end()) version = it->second.version;
-    if (cb.publish) cb.publish(absPath(path), diags, version);
+    if (!cb.publish) return;
+    if (auto it = docs.find(path); it != docs.end() && !it->second.uris.empty()) {
+      for (const auto& [uri, u] : it->second.uris) cb.publish(uri, diags, u.version);
+      return;
+    }
+    cb.publish(absPath(path), diags, std::nullopt);
   }
 
   std::string gitStateSignature() const { return repo ? gitSignatureOf(repo->gitdir()) : ""; }
@@ -412,12 +448,23 @@ struct ImpactServer::Impl {
     if (cb.showMessage) cb.showMessage(s, m);
   }
 
-  std::optional<std::string> readDisk(const std::string& path) {
-    std::ifstream in(absPath(path), std::ios::binary);
-    if (!in) return std::nullopt;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+  // A file of the work tree as it is on disk now, through the one guarded read (io/DiskRead.h):
+  // a regular file only (a symlink to one inside the work tree), never blocking, at most 64 MB.
+  absl::StatusOr<std::string> readDisk(const std::string& path) {
+    return readRegularFile(absPath(path), DiskReadLimits::within(realRoot));
+  }
+
+  // A watched file changed on disk: read again, or said not read (a FIFO named `x.py`, a
+  // symlink to /dev/zero or /dev/stdin, a file over the limit), once per file and reason.
+  void diskChanged(const std::string& path) {
+    auto content = readDisk(path);
+    if (content.ok()) return ws.updateDiskFile(path, std::move(*content));
+    if (absl::IsNotFound(content.status())) return ws.updateDiskFile(path, std::nullopt);
+    std::string why(content.status().message());
+    ws.diskFileNotRead(path, why);
+    std::string line = path + ": " + notReadMessage(content.status());
+    log(line);
+    message(Severity::Warning, "impactd: " + line, "not-read\n" + path + "\n" + why);
   }
 };
 

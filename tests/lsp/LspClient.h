@@ -54,6 +54,8 @@ class LspClient {
   size_t mark();
   std::vector<Json> messages();
   std::string stderrText();
+  // The server's process id (its /proc entry: resident memory in the chaos tests).
+  pid_t pid() const { return pid_; }
 
   // The exit code once the process ended; nullopt if it still runs after `timeout`
   // (-signal when killed by a signal).
