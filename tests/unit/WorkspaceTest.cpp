@@ -46,29 +46,30 @@ std::vector<std::string> summary(const std::vector<Row>& rows) {
 TEST(Workspace, AnEditReJudgesOnlyTheContractsItsFileTakesPartIn) {
   Live live;
   auto first = live.ws.analyse();
-  EXPECT_EQ(live.ws.contractsJudged(), 6) << "the first judgement runs every contract";
+  EXPECT_EQ(live.ws.contractsJudged(), 7) << "the first judgement runs every contract";
   EXPECT_EQ(first->rollup.verdict, "BREAKS");
 
   // A Python edit: launch surfaces, removed symbols, catalog geometry and names arrays (against
-  // Python names lists) read Python; symbols and build rows do not.
+  // Python names lists) read Python; symbols, build rows and catalog bindings do not.
   std::string py = live.repo.read(MonorepoFixture::kAttention);
   py.replace(py.find("IRBuilder(\"attention_dense\")"), 27, "IRBuilder(\"attention_dense2\")");
   live.ws.setBuffer(MonorepoFixture::kAttention, py);
   auto second = live.ws.analyse();
-  EXPECT_EQ(live.ws.contractsJudged(), 10);
+  EXPECT_EQ(live.ws.contractsJudged(), 11);
   EXPECT_EQ(summary(second->rows), summary(live.fullJudgement(*second)));
 
-  // A C++ edit: launch surfaces, symbols, build rows and names arrays read C++; removed symbols
+  // A C++ edit: launch surfaces, symbols, build rows, names arrays and catalog bindings (the
+  // adapters' and tests' LaunchBindings) read C++; removed symbols
   // and catalog geometry do not.
   std::string pin = live.repo.read(MonorepoFixture::kAttentionPin);
   live.ws.setBuffer(MonorepoFixture::kAttentionPin, pin + "\n// touched\n");
   auto third = live.ws.analyse();
-  EXPECT_EQ(live.ws.contractsJudged(), 14);
+  EXPECT_EQ(live.ws.contractsJudged(), 16);
   EXPECT_EQ(summary(third->rows), summary(live.fullJudgement(*third)));
 
   // Nothing changed: nothing is judged.
   live.ws.analyse();
-  EXPECT_EQ(live.ws.contractsJudged(), 14);
+  EXPECT_EQ(live.ws.contractsJudged(), 16);
 }
 
 TEST(Workspace, AnEditThatLeavesNamesAloneKeepsThePairing) {
