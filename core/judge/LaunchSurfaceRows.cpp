@@ -11,6 +11,7 @@
 // source module); when none resolves, one note says so (never a mismatch).
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -125,247 +126,273 @@ ProseTarget resolveProse(const TreeFacts& facts, const Layout& layout, const Man
   return {};
 }
 
+// One launch_surface entry of one profile, judged: its Python side and C++ mirror exist and
+// resolve, then what moved on either side. Each step that decides the row emits it and stops.
+class SurfaceEntryJudge {
+ public:
+  SurfaceEntryJudge(const JudgeContext& cx, ContractRows& out, const std::string& mpath, const Manifest& m,
+                    const SurfaceEntry& declared, const DeclaredSurface* ds)
+      : cx_(cx), out_(out), mpath_(mpath), m_(m), layout_(profileLayout(m, cx.layout)), e_(declared), ds_(ds) {}
+
+  void judge() {
+    if (e_.pythonProse && !resolveProseSide()) return;
+    if (e_.pythonPath.empty()) return;
+    py_ = prosePath_.empty() ? layout_.libraryPath(e_.pythonPath) : prosePath_;
+    cpp_ = e_.cppPath;
+    be_ = baseEntry(cx_.base.facts, mpath_, e_);
+    pyTouched_ = touched(cx_.base, cx_.head, py_);
+    cppTouched_ = !cpp_.empty() && touched(cx_.base, cx_.head, cpp_);
+    relevant_ = touched(cx_.base, cx_.head, mpath_) || pyTouched_ || cppTouched_;
+    startRow();
+    if (!pythonSide() || !cppSide()) return;
+    if (ds_ && ds_->kernargs) {
+      // The argument lists are judged by Judge.cpp; an entry named kernargs whose sides hold
+      // nothing to compare says so.
+      if (relevant_ && !ds_->notCompared.empty()) emit(Status::Changed, ds_->notCompared, false);
+      return;
+    }
+    whatMoved();
+  }
+
+ private:
+  // A prose python_source: the module and defs it names; false when nothing resolves (a note).
+  bool resolveProseSide() {
+    ProseTarget t = resolveProse(cx_.head.facts, layout_, m_, e_);
+    if (t.relative.empty()) {
+      bool relevant = touched(cx_.base, cx_.head, mpath_) || (!e_.cppPath.empty() && touched(cx_.base, cx_.head, e_.cppPath));
+      if (relevant)
+        out_.notes.push_back(absl::StrCat(
+            "launch-surface:", e_.name, " in ", mpath_, ": python_source is prose and none of the files or names it ",
+            "mentions resolves", e_.proseSymbols.empty() && e_.proseFiles.empty() ? "" : " (",
+            absl::StrJoin(e_.proseFiles, ", "), e_.proseFiles.empty() || e_.proseSymbols.empty() ? "" : ", ",
+            absl::StrJoin(e_.proseSymbols, ", "), e_.proseSymbols.empty() && e_.proseFiles.empty() ? "" : ")",
+            "; its Python side is not checked"));
+      return false;
+    }
+    e_.pythonPath = t.relative;
+    prosePath_ = t.path;
+    proseSymbols_ = t.symbols;
+    if (!proseSymbols_.empty()) e_.pythonSymbol = proseSymbols_[0];
+    return true;
+  }
+
+  void startRow() {
+    r_.contract = "launch-surface:" + e_.name;
+    r_.key = absl::StrCat("launch-surface|", mpath_, "|", e_.name, "|", locator(e_.pythonPath, e_.pythonSymbol));
+    r_.python = Location{py_, 0, e_.pythonSymbol, {}, {}};
+    if (!cpp_.empty()) r_.mirror = Location{cpp_, 0, e_.cppSymbol, {}, {}};
+    auto a = cx_.headArchs.forModule(py_);
+    auto b = cx_.baseArchs.forModule(py_);
+    a.insert(b.begin(), b.end());
+    // A module no descriptor reaches (or that does not exist): the profile's own arch.
+    if (a.empty() && !m_.arch.empty()) a.insert(m_.arch);
+    r_.archs.assign(a.begin(), a.end());
+  }
+
+  void emit(Status s, std::string message, bool preexisting) {
+    r_.status = s;
+    r_.message = std::move(message);
+    r_.preexisting = preexisting && s == Status::Mismatch;
+    if (r_.preexisting) r_.message += " (already so at the base)";
+    out_.covered.insert(py_);
+    if (!cpp_.empty()) out_.covered.insert(cpp_);
+    if (s == Status::Mismatch) {
+      out_.explained.insert(py_);
+      if (!cpp_.empty()) out_.explained.insert(cpp_);
+    }
+    out_.rows.push_back(r_);
+  }
+
+  // The Python side exists, parses and defines the symbols it names.
+  bool pythonSide() {
+    hpf_ = cx_.head.facts.find(py_);
+    bpf_ = cx_.base.facts.find(py_);
+    const bool baseWasThere = be_ != nullptr;
+    if (!hpf_) {
+      if (relevant_)
+        emit(Status::Mismatch, absl::StrCat("python_source module ", e_.pythonPath, " does not exist"), baseWasThere && !bpf_);
+      return false;
+    }
+    if (!hpf_->ok) {
+      if (relevant_)
+        emit(Status::Changed,
+             absl::StrCat("python_source module ", e_.pythonPath, " does not parse (", hpf_->error, "); ",
+                          e_.pythonSymbol.empty() ? "its content" : e_.pythonSymbol, " could not be checked"),
+             false);
+      return false;
+    }
+    const FileFacts* bok = bpf_ && bpf_->ok ? bpf_ : nullptr;
+    if (!proseSymbols_.empty()) {
+      for (const auto& sym : proseSymbols_) {
+        for (const PyDef* d : pythonMatches(hpf_, sym)) hdefs_.push_back(d);
+        for (const PyDef* d : pythonMatches(bok, sym)) bdefs_.push_back(d);
+      }
+      r_.python.line = hdefs_[0]->nameLine + 1;
+      r_.python.symbol = absl::StrJoin(proseSymbols_, ", ");
+    } else if (!e_.pythonSymbol.empty()) {
+      hdefs_ = pythonMatches(hpf_, e_.pythonSymbol);
+      bdefs_ = pythonMatches(bok, be_ ? be_->pythonSymbol : e_.pythonSymbol);
+      if (hdefs_.empty()) {
+        if (relevant_)
+          emit(Status::Mismatch,
+               absl::StrCat("python_source symbol ", e_.pythonSymbol, " is not defined in ", e_.pythonPath,
+                            " (no function, method or assignment of that name)"),
+               baseWasThere && bok && bdefs_.empty());
+        return false;
+      }
+      r_.python.line = hdefs_[0]->nameLine + 1;
+      r_.python.symbol = hdefs_[0]->name;
+    }
+    return true;
+  }
+
+  // The C++ mirror exists, parses and defines every symbol it names ("graphMatches and
+  // kernelMatches" are all the mirror).
+  bool cppSide() {
+    if (cpp_.empty()) return true;
+    hcf_ = cx_.head.facts.find(cpp_);
+    bcf_ = cx_.base.facts.find(cpp_);
+    const bool baseWasThere = be_ != nullptr;
+    if (!cx_.head.find(cpp_)) {
+      if (relevant_) emit(Status::Mismatch, absl::StrCat("cpp_mirror ", cpp_, " does not exist"), baseWasThere && !cx_.base.find(cpp_));
+      return false;
+    }
+    if (hcf_ && !hcf_->ok && !e_.cppSymbol.empty()) {
+      if (relevant_)
+        emit(Status::Changed,
+             absl::StrCat("cpp_mirror ", cpp_, " does not parse (", hcf_->error, "); ", e_.cppSymbol, " could not be checked"),
+             false);
+      return false;
+    }
+    if (e_.cppSymbol.empty() || !hcf_) return true;
+    auto symbolsOf = [](const SurfaceEntry& x) {
+      std::vector<std::string> v{x.cppSymbol};
+      v.insert(v.end(), x.cppMoreSymbols.begin(), x.cppMoreSymbols.end());
+      return v;
+    };
+    std::string missing;
+    bool missingBefore = true;
+    for (const std::string& sym : symbolsOf(e_)) {
+      auto h = cppMatches(hcf_, sym);
+      if (h.empty()) {
+        missing = sym;
+        missingBefore = baseWasThere && bcf_ && bcf_->ok && cppMatches(bcf_, sym).empty();
+        break;
+      }
+      hcdefs_.insert(hcdefs_.end(), h.begin(), h.end());
+    }
+    for (const std::string& sym : symbolsOf(be_ ? *be_ : e_)) {
+      auto b = cppMatches(bcf_, sym);
+      bcdefs_.insert(bcdefs_.end(), b.begin(), b.end());
+    }
+    if (!missing.empty()) {
+      if (relevant_) emit(Status::Mismatch, absl::StrCat("cpp_mirror symbol ", missing, " is not defined in ", cpp_), missingBefore);
+      return false;
+    }
+    r_.mirror.line = hcdefs_[0]->nameLine + 1;
+    return true;
+  }
+
+  // What moved on the Python side: its own defs and everything they reach (module aliases and
+  // other modules included), at the base and at the head.
+  std::vector<std::string> pythonMoved(bool& anyReachedTouched, std::set<std::string>& movedPaths) {
+    std::vector<std::string> moved;
+    if (e_.pythonSymbol.empty()) {
+      if (!bpf_ || bpf_->fingerprint != hpf_->fingerprint) moved.push_back(e_.pythonPath + " changed");
+      return moved;
+    }
+    std::set<SymbolRef> all;
+    std::set<std::string> starts;
+    for (const PyDef* d : hdefs_) {
+      const auto& s = cx_.headGraph.reach(py_, d->name);
+      all.insert(s.begin(), s.end());
+      starts.insert(d->name);
+    }
+    for (const PyDef* d : bdefs_) {
+      const auto& s = cx_.baseGraph.reach(py_, d->name);
+      all.insert(s.begin(), s.end());
+      starts.insert(d->name);
+    }
+    std::vector<std::string> reached;
+    for (const SymbolRef& s : all) {
+      if (touched(cx_.base, cx_.head, s.path)) anyReachedTouched = true;
+      uint64_t a = combined(cx_.baseGraph.defs(s.path, s.symbol)), b = combined(cx_.headGraph.defs(s.path, s.symbol));
+      if (a == b) continue;
+      movedPaths.insert(s.path);
+      if (s.path == py_ && starts.count(s.symbol)) moved.push_back(s.symbol + " changed");
+      else
+        reached.push_back(absl::StrCat(cx_.headGraph.displayPath(s.path), ":", s.symbol,
+                                       a == 0 ? " (added)" : b == 0 ? " (removed)" : ""));
+    }
+    if (!reached.empty()) {
+      std::string lst;
+      size_t shown = std::min<size_t>(reached.size(), 3);
+      for (size_t i = 0; i < shown; ++i) lst += (i ? ", " : "") + reached[i];
+      if (reached.size() > shown) lst += absl::StrCat(" and ", reached.size() - shown, " more");
+      moved.push_back(absl::StrCat(r_.python.symbol, " reaches ", lst, " which changed"));
+    }
+    return moved;
+  }
+
+  void whatMoved() {
+    std::set<std::string> movedPaths;
+    bool anyReachedTouched = pyTouched_;
+    std::vector<std::string> pyMoved = pythonMoved(anyReachedTouched, movedPaths);
+    bool cppMoved = false;
+    if (!cpp_.empty()) {
+      if (!e_.cppSymbol.empty() && hcf_) cppMoved = combined(hcdefs_) != combined(bcdefs_);
+      else if (hcf_ && bcf_) cppMoved = hcf_->fingerprint != bcf_->fingerprint || !hcf_->ok;
+      else cppMoved = cppTouched_;  // a mirror impactd does not extract: any edit counts
+    }
+    if (pyMoved.empty() && !cppMoved) {
+      if (anyReachedTouched || cppTouched_) emit(Status::Inert, "its files were touched, but nothing it reaches changed in code", false);
+      return;
+    }
+    std::string cppDesc = locator(cpp_, e_.cppSymbol);
+    for (const std::string& more : e_.cppMoreSymbols) absl::StrAppend(&cppDesc, " and ", more);
+    std::string msg;
+    if (!pyMoved.empty() && cppMoved)
+      msg = absl::StrCat("both sides changed: python side: ", absl::StrJoin(pyMoved, "; "), "; C++ mirror ", cppDesc, " changed");
+    else if (!pyMoved.empty())
+      msg = absl::StrCat("python side changed: ", absl::StrJoin(pyMoved, "; "),
+                         cpp_.empty() ? "" : absl::StrCat("; the C++ mirror ", cppDesc, " did not change"));
+    else
+      msg = absl::StrCat("C++ mirror changed: ", cppDesc, "; the python side did not change");
+    // Only the files whose cited code moved are explained: other edits there keep their own row.
+    for (const auto& p : movedPaths) out_.explained.insert(p);
+    if (cppMoved) out_.explained.insert(cpp_);
+    emit(Status::Changed, msg, false);
+  }
+
+  const JudgeContext& cx_;
+  ContractRows& out_;
+  const std::string& mpath_;
+  const Manifest& m_;
+  const Layout layout_;
+  SurfaceEntry e_;  // the declared entry; a prose python_source resolved into it
+  const DeclaredSurface* ds_;
+  std::vector<std::string> proseSymbols_;  // a prose python_source: every def it names
+  std::string prosePath_, py_, cpp_;
+  const SurfaceEntry* be_ = nullptr;
+  bool pyTouched_ = false, cppTouched_ = false, relevant_ = false;
+  Row r_;
+  const FileFacts *hpf_ = nullptr, *bpf_ = nullptr, *hcf_ = nullptr, *bcf_ = nullptr;
+  std::vector<const PyDef*> hdefs_, bdefs_, hcdefs_, bcdefs_;
+};
+
 }  // namespace
 
 ContractRows judgeLaunchSurfaces(const JudgeContext& cx) {
-  const Revision& base = cx.base;
-  const Revision& head = cx.head;
   ContractRows out;
-  const ModuleGraph& hg = cx.headGraph;
-  const ModuleGraph& bg = cx.baseGraph;
-  const ArchIndex& headArchs = cx.headArchs;
-  const ArchIndex& baseArchs = cx.baseArchs;
-
   // Which entries declare a kernargs pair (by what their sides hold): judged in Judge.cpp.
   std::map<const SurfaceEntry*, const DeclaredSurface*> byEntry;
-  const std::vector<DeclaredSurface> surfaces = declaredSurfaces(head.facts, cx.layout);
+  const std::vector<DeclaredSurface> surfaces = declaredSurfaces(cx.head.facts, cx.layout);
   for (const auto& d : surfaces) byEntry.emplace(d.entry, &d);
-
-  for (const auto& [mpath, mf] : head.facts.files) {
+  for (const auto& [mpath, mf] : cx.head.facts.files) {
     if (!mf || !mf->manifest) continue;
-    const Layout layout = profileLayout(*mf->manifest, cx.layout);
     for (const SurfaceEntry& declared : mf->manifest->surfaces) {
-      SurfaceEntry e = declared;
-      std::vector<std::string> proseSymbols;  // a prose python_source: every def it names
-      std::string prosePath;
-      if (e.pythonProse) {
-        ProseTarget t = resolveProse(head.facts, layout, *mf->manifest, e);
-        if (t.relative.empty()) {
-          bool relevant = touched(base, head, mpath) || (!e.cppPath.empty() && touched(base, head, e.cppPath));
-          if (relevant)
-            out.notes.push_back(absl::StrCat(
-                "launch-surface:", e.name, " in ", mpath, ": python_source is prose and none of the files or names it ",
-                "mentions resolves", e.proseSymbols.empty() && e.proseFiles.empty() ? "" : " (",
-                absl::StrJoin(e.proseFiles, ", "), e.proseFiles.empty() || e.proseSymbols.empty() ? "" : ", ",
-                absl::StrJoin(e.proseSymbols, ", "), e.proseSymbols.empty() && e.proseFiles.empty() ? "" : ")",
-                "; its Python side is not checked"));
-          continue;
-        }
-        e.pythonPath = t.relative;
-        prosePath = t.path;
-        proseSymbols = t.symbols;
-        if (!proseSymbols.empty()) e.pythonSymbol = proseSymbols[0];
-      }
-      if (e.pythonPath.empty()) continue;
-      const std::string py = prosePath.empty() ? layout.libraryPath(e.pythonPath) : prosePath;
-      const std::string& cpp = e.cppPath;
-      const DeclaredSurface* ds = byEntry.count(&declared) ? byEntry.at(&declared) : nullptr;
-      const bool kernargs = ds && ds->kernargs;
-      const SurfaceEntry* be = baseEntry(base.facts, mpath, e);
-      const bool manifestTouched = touched(base, head, mpath);
-      const bool pyTouched = touched(base, head, py);
-      const bool cppTouched = !cpp.empty() && touched(base, head, cpp);
-
-      Row r;
-      r.contract = "launch-surface:" + e.name;
-      r.key = absl::StrCat("launch-surface|", mpath, "|", e.name, "|", locator(e.pythonPath, e.pythonSymbol));
-      r.python = Location{py, 0, e.pythonSymbol, {}, {}};
-      if (!cpp.empty()) r.mirror = Location{cpp, 0, e.cppSymbol, {}, {}};
-      {
-        auto a = headArchs.forModule(py);
-        auto b = baseArchs.forModule(py);
-        a.insert(b.begin(), b.end());
-        // A module no descriptor reaches (or that does not exist): the profile's own arch.
-        if (a.empty() && !mf->manifest->arch.empty()) a.insert(mf->manifest->arch);
-        r.archs.assign(a.begin(), a.end());
-      }
-      auto emit = [&](Status s, std::string message, bool preexisting) {
-        r.status = s;
-        r.message = std::move(message);
-        r.preexisting = preexisting && s == Status::Mismatch;
-        if (r.preexisting) r.message += " (already so at the base)";
-        out.covered.insert(py);
-        if (!cpp.empty()) out.covered.insert(cpp);
-        if (s == Status::Mismatch) {
-          out.explained.insert(py);
-          if (!cpp.empty()) out.explained.insert(cpp);
-        }
-        out.rows.push_back(r);
-      };
-      const bool relevant = manifestTouched || pyTouched || cppTouched;
-
-      // --- The Python side exists and resolves.
-      const FileFacts* hpf = head.facts.find(py);
-      const FileFacts* bpf = base.facts.find(py);
-      const bool baseWasThere = be != nullptr;
-      if (!hpf) {
-        bool before = baseWasThere && !bpf;
-        if (relevant) emit(Status::Mismatch, absl::StrCat("python_source module ", e.pythonPath, " does not exist"), before);
-        continue;
-      }
-      if (!hpf->ok) {
-        if (relevant)
-          emit(Status::Changed,
-               absl::StrCat("python_source module ", e.pythonPath, " does not parse (", hpf->error, "); ",
-                            e.pythonSymbol.empty() ? "its content" : e.pythonSymbol, " could not be checked"),
-               false);
-        continue;
-      }
-      std::vector<const PyDef*> hdefs, bdefs;
-      if (!proseSymbols.empty()) {
-        for (const auto& sym : proseSymbols) {
-          for (const PyDef* d : pythonMatches(hpf, sym)) hdefs.push_back(d);
-          for (const PyDef* d : pythonMatches(bpf && bpf->ok ? bpf : nullptr, sym)) bdefs.push_back(d);
-        }
-        r.python.line = hdefs[0]->nameLine + 1;
-        r.python.symbol = absl::StrJoin(proseSymbols, ", ");
-      } else if (!e.pythonSymbol.empty()) {
-        hdefs = pythonMatches(hpf, e.pythonSymbol);
-        bdefs = pythonMatches(bpf && bpf->ok ? bpf : nullptr, be ? be->pythonSymbol : e.pythonSymbol);
-        if (hdefs.empty()) {
-          bool before = baseWasThere && bpf && bpf->ok && bdefs.empty();
-          if (relevant)
-            emit(Status::Mismatch,
-                 absl::StrCat("python_source symbol ", e.pythonSymbol, " is not defined in ", e.pythonPath,
-                              " (no function, method or assignment of that name)"),
-                 before);
-          continue;
-        }
-        r.python.line = hdefs[0]->nameLine + 1;
-        r.python.symbol = hdefs[0]->name;
-      }
-
-      // --- The C++ mirror exists and resolves.
-      const FileFacts* hcf = cpp.empty() ? nullptr : head.facts.find(cpp);
-      const FileFacts* bcf = cpp.empty() ? nullptr : base.facts.find(cpp);
-      std::vector<const PyDef*> hcdefs, bcdefs;
-      if (!cpp.empty()) {
-        if (!head.find(cpp)) {
-          bool before = baseWasThere && !base.find(cpp);
-          if (relevant) emit(Status::Mismatch, absl::StrCat("cpp_mirror ", cpp, " does not exist"), before);
-          continue;
-        }
-        if (hcf && !hcf->ok && !e.cppSymbol.empty()) {
-          if (relevant)
-            emit(Status::Changed, absl::StrCat("cpp_mirror ", cpp, " does not parse (", hcf->error, "); ", e.cppSymbol,
-                                               " could not be checked"),
-                 false);
-          continue;
-        }
-        if (!e.cppSymbol.empty() && hcf) {
-          // Every symbol the mirror names ("graphMatches and kernelMatches") is the mirror.
-          std::string missing;
-          bool missingBefore = true;
-          auto symbolsOf = [](const SurfaceEntry& x) {
-            std::vector<std::string> v{x.cppSymbol};
-            v.insert(v.end(), x.cppMoreSymbols.begin(), x.cppMoreSymbols.end());
-            return v;
-          };
-          for (const std::string& sym : symbolsOf(e)) {
-            auto h = cppMatches(hcf, sym);
-            if (h.empty()) {
-              missing = sym;
-              missingBefore = baseWasThere && bcf && bcf->ok && cppMatches(bcf, sym).empty();
-              break;
-            }
-            hcdefs.insert(hcdefs.end(), h.begin(), h.end());
-          }
-          for (const std::string& sym : symbolsOf(be ? *be : e)) {
-            auto b = cppMatches(bcf, sym);
-            bcdefs.insert(bcdefs.end(), b.begin(), b.end());
-          }
-          if (!missing.empty()) {
-            if (relevant)
-              emit(Status::Mismatch, absl::StrCat("cpp_mirror symbol ", missing, " is not defined in ", cpp),
-                   missingBefore);
-            continue;
-          }
-          r.mirror.line = hcdefs[0]->nameLine + 1;
-        }
-      }
-      if (kernargs) {
-        // The argument lists are judged by Judge.cpp; an entry named kernargs whose sides hold
-        // nothing to compare says so.
-        if (relevant && !ds->notCompared.empty()) emit(Status::Changed, ds->notCompared, false);
-        continue;
-      }
-
-      // --- What moved: the Python side with everything it reaches, and the C++ mirror.
-      std::vector<std::string> pyMoved;
-      std::set<std::string> movedPaths;
-      bool anyReachedTouched = pyTouched;
-      if (e.pythonSymbol.empty()) {
-        if (!bpf || bpf->fingerprint != hpf->fingerprint) pyMoved.push_back(e.pythonPath + " changed");
-      } else {
-        std::set<SymbolRef> reachH, reachB;
-        for (const PyDef* d : hdefs) {
-          const auto& s = hg.reach(py, d->name);
-          reachH.insert(s.begin(), s.end());
-        }
-        for (const PyDef* d : bdefs) {
-          const auto& s = bg.reach(py, d->name);
-          reachB.insert(s.begin(), s.end());
-        }
-        std::set<SymbolRef> all = reachH;
-        all.insert(reachB.begin(), reachB.end());
-        std::set<std::string> starts;
-        for (const PyDef* d : hdefs) starts.insert(d->name);
-        for (const PyDef* d : bdefs) starts.insert(d->name);
-        std::vector<std::string> own, reached;
-        for (const SymbolRef& s : all) {
-          if (touched(base, head, s.path)) anyReachedTouched = true;
-          uint64_t a = combined(bg.defs(s.path, s.symbol)), b = combined(hg.defs(s.path, s.symbol));
-          if (a == b) continue;
-          movedPaths.insert(s.path);
-          if (s.path == py && starts.count(s.symbol)) own.push_back(s.symbol);
-          else
-            reached.push_back(absl::StrCat(hg.displayPath(s.path), ":", s.symbol,
-                                           a == 0 ? " (added)" : b == 0 ? " (removed)" : ""));
-        }
-        for (const auto& s : own) pyMoved.push_back(s + " changed");
-        if (!reached.empty()) {
-          std::string lst;
-          size_t shown = std::min<size_t>(reached.size(), 3);
-          for (size_t i = 0; i < shown; ++i) lst += (i ? ", " : "") + reached[i];
-          if (reached.size() > shown) lst += absl::StrCat(" and ", reached.size() - shown, " more");
-          pyMoved.push_back(absl::StrCat(r.python.symbol, " reaches ", lst, " which changed"));
-        }
-      }
-      bool cppMoved = false;
-      if (!cpp.empty()) {
-        if (!e.cppSymbol.empty() && hcf) cppMoved = combined(hcdefs) != combined(bcdefs);
-        else if (hcf && bcf) cppMoved = hcf->fingerprint != bcf->fingerprint || !hcf->ok;
-        else cppMoved = cppTouched;  // a mirror impactd does not extract: any edit counts
-      }
-      if (pyMoved.empty() && !cppMoved) {
-        if (anyReachedTouched || cppTouched) emit(Status::Inert, "its files were touched, but nothing it reaches changed in code", false);
-        continue;
-      }
-      std::string cppDesc = locator(cpp, e.cppSymbol);
-      for (const std::string& more : e.cppMoreSymbols) absl::StrAppend(&cppDesc, " and ", more);
-      std::string msg;
-      if (!pyMoved.empty() && cppMoved)
-        msg = absl::StrCat("both sides changed: python side: ", absl::StrJoin(pyMoved, "; "), "; C++ mirror ", cppDesc,
-                           " changed");
-      else if (!pyMoved.empty())
-        msg = absl::StrCat("python side changed: ", absl::StrJoin(pyMoved, "; "),
-                           cpp.empty() ? "" : absl::StrCat("; the C++ mirror ", cppDesc, " did not change"));
-      else
-        msg = absl::StrCat("C++ mirror changed: ", cppDesc, "; the python side did not change");
-      // Only the files whose cited code moved are explained: other edits there keep their own row.
-      for (const auto& p : movedPaths) out.explained.insert(p);
-      if (cppMoved) out.explained.insert(cpp);
-      emit(Status::Changed, msg, false);
+      auto it = byEntry.find(&declared);
+      SurfaceEntryJudge(cx, out, mpath, *mf->manifest, declared, it == byEntry.end() ? nullptr : it->second).judge();
     }
   }
   return out;

@@ -126,12 +126,26 @@ emit::VariantSide sideOf(const VariantSpec& v, const json& answer, size_t index)
   return s;
 }
 
-}  // namespace
+// The emitter cache never lies inside the repository it reads.
+absl::Status cacheOutsideRepo(const Repository& repo, const std::string& cacheDir) {
+  if (repo.workdir().empty()) return absl::OkStatus();
+  std::string wd = fs::weakly_canonical(repo.workdir()).string();
+  std::string cd = fs::weakly_canonical(fs::absolute(cacheDir)).string();
+  if (!wd.ends_with("/")) wd += "/";
+  if ((cd + "/").starts_with(wd))
+    return absl::InvalidArgumentError(absl::StrCat("the emitter cache ", cacheDir, " lies inside the repository; ",
+                                                   "it never writes there (choose another --cache)"));
+  return absl::OkStatus();
+}
 
-absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* statsOut) {
-  EmitStats stats;
-  auto start = Clock::now();
-  auto runDeadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.runBudget));
+// The two revisions compared: the merge base and the head (a commit or the working tree).
+struct Revisions {
+  std::shared_ptr<Repository> repo;
+  Layout layout;
+  std::string mergeBase, headCommit;
+};
+
+absl::StatusOr<Revisions> openRevisions(const EmitOptions& opts) {
   auto repo = Repository::open(opts.repo);
   if (!repo.ok()) return repo.status();
   ReportRequest rr;
@@ -145,73 +159,53 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
   if (!headCommit.ok()) return headCommit.status();
   auto mb = (*repo)->mergeBase(*baseTip, *headCommit);
   if (!mb.ok()) return mb.status();
+  return Revisions{std::move(*repo), std::move(*layout), *mb, *headCommit};
+}
 
-  std::string cacheDir = opts.cacheDir.empty() ? defaultCacheDir() : opts.cacheDir;
-  if (!(*repo)->workdir().empty()) {
-    std::string wd = fs::weakly_canonical((*repo)->workdir()).string();
-    std::string cd = fs::weakly_canonical(fs::absolute(cacheDir)).string();
-    if (!wd.ends_with("/")) wd += "/";
-    if ((cd + "/").starts_with(wd))
-      return absl::InvalidArgumentError(absl::StrCat("the emitter cache ", cacheDir, " lies inside the repository; ",
-                                                     "it never writes there (choose another --cache)"));
-  }
-  auto driver = installDriver(cacheDir, opts.limits, opts.unconfined);
-  if (!driver.ok()) return driver.status();
-  stats.sandbox = confinementSummary(driver->sandbox);
-  if (!driver->sandbox.confined()) {
-    if (opts.requireSandbox)
-      return absl::FailedPreconditionError(absl::StrCat("--require-sandbox: the emitter's child would run ",
-                                                        stats.sandbox, "; refusing to run the tree's Python"));
-    std::fprintf(stderr, "impact emit: the tree's Python runs %s: %s (docs/emitter.md)\n", stats.sandbox.c_str(),
-                 opts.unconfined ? "--unconfined was given" : "this kernel offers no Landlock or no network isolation");
-  }
-
+// Each revision's snapshot, facts, module graph and exported tree.
+absl::Status loadSides(const EmitOptions& opts, const Revisions& rv, const std::string& cacheDir, Side (&sides)[2]) {
   // The trees' facts persist beside the emitter's other caches (as `impact report --cache` keeps
   // them: core/cache/DiskCache.h), so that a warm run extracts nothing.
   ExtractCache extractCache;
   extractCache.setStore(std::make_shared<DiskCache>(cacheDir));
-  Side sides[2];
   for (int h = 0; h < 2; ++h) {
-    auto snap = h ? (opts.head.empty() ? (*repo)->workdirSnapshot() : (*repo)->commitSnapshot(*headCommit))
-                  : (*repo)->commitSnapshot(*mb);
+    auto snap = h ? (opts.head.empty() ? rv.repo->workdirSnapshot() : rv.repo->commitSnapshot(rv.headCommit))
+                  : rv.repo->commitSnapshot(rv.mergeBase);
     if (!snap.ok()) return snap.status();
-    sides[h].snap = std::move(*snap);
-    sides[h].facts = collectFacts(sides[h].snap, *layout, extractCache);
-    sides[h].graph = std::make_unique<ModuleGraph>(sides[h].facts, *layout);
-    auto tree = exportTree(sides[h].snap, *layout, cacheDir);
+    Side& s = sides[h];
+    s.snap = std::move(*snap);
+    s.facts = collectFacts(s.snap, rv.layout, extractCache);
+    s.graph = std::make_unique<ModuleGraph>(s.facts, rv.layout);
+    auto tree = exportTree(s.snap, rv.layout, cacheDir);
     if (!tree.ok()) return tree.status();
-    sides[h].tree = *tree;
-    for (const auto& [p, ref] : sides[h].snap.files)
-      if (underRoots(p, *layout) && !p.ends_with(".py")) sides[h].dataBlobs[p] = ref.id;
+    s.tree = *tree;
+    for (const auto& [p, ref] : s.snap.files)
+      if (underRoots(p, rv.layout) && !p.ends_with(".py")) s.dataBlobs[p] = ref.id;
     // What the driver itself imports for every family: the lowering, the target, the compile options.
     for (const char* m : {"rocke.core.lower_llvm", "rocke.core.llvm_profile", "rocke.core.arch", "rocke.helpers.compile"})
-      if (std::string p = sides[h].graph->modulePath(m); !p.empty()) {
-        auto c = sides[h].graph->importClosure(p);
-        sides[h].driverClosure.insert(c.begin(), c.end());
+      if (std::string p = s.graph->modulePath(m); !p.empty()) {
+        auto c = s.graph->importClosure(p);
+        s.driverClosure.insert(c.begin(), c.end());
       }
   }
+  return absl::OkStatus();
+}
 
-  emit::EmitDocument doc;
-  doc.baseTree = emit::treeKey(sides[0].snap);
-  doc.headTree = emit::treeKey(sides[1].snap);
-  doc.baseCommit = *mb;
-  doc.headCommit = opts.head.empty() ? "working tree" : *headCommit;
-  doc.driverVersion = driver->version;
-  doc.sandbox = describeConfinement(driver->sandbox);
-
-  // The LLVM flavor: the newest both trees' ladders know.
-  FamilyCache cache((fs::path(cacheDir) / "families").string());
+// The LLVM flavor: the newest both trees' ladders know (each ladder cached per tree). Nullopt
+// when the run was cancelled.
+std::optional<std::string> chooseFlavor(const Driver& driver, FamilyCache& cache, const EmitOptions& opts,
+                                        Clock::time_point runDeadline, Side (&sides)[2], emit::EmitDocument& doc) {
   for (int h = 0; h < 2; ++h) {
-    // Cached per tree: the ladder is a pure function of the tree's files and the driver.
-    std::string key = blobId(absl::StrCat("flavors|", h ? doc.headTree : doc.baseTree, "|", driver->version));
+    // The ladder is a pure function of the tree's files and the driver.
+    std::string key = blobId(absl::StrCat("flavors|", h ? doc.headTree : doc.baseTree, "|", driver.version));
     if (auto hit = cache.get(key); hit && hit->contains("ladder")) {
       sides[h].ladder = (*hit)["ladder"];
       continue;
     }
     json req = {{"mode", "flavors"}, {"import_roots", sides[h].tree.importRoots}};
     auto deadline = std::min(Clock::now() + std::chrono::seconds(60), runDeadline);
-    DriverOutcome o = callDriver(*driver, req, "", deadline, opts.cancel);
-    if (opts.cancel && opts.cancel->load()) return absl::CancelledError("the emitter run was cancelled");
+    DriverOutcome o = callDriver(driver, req, "", deadline, opts.cancel);
+    if (opts.cancel && opts.cancel->load()) return std::nullopt;
     if (o.status == "ok") {
       sides[h].ladder = o.answer.value("ladder", json::array());
       cache.put(key, {{"ladder", sides[h].ladder}});
@@ -219,45 +213,61 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       doc.failures.push_back({"", absl::StrCat("no LLVM flavor ladder at the ", h ? "head" : "base", ": ", o.error)});
     }
   }
-  doc.flavor = commonFlavor(sides[0].ladder, sides[1].ladder);
-  if (doc.flavor.empty() && doc.failures.empty())
+  std::string flavor = commonFlavor(sides[0].ladder, sides[1].ladder);
+  if (flavor.empty() && doc.failures.empty())
     doc.failures.push_back({"", "the two revisions' flavor ladders share no LLVM flavor"});
+  return flavor;
+}
 
-  Plan plan = planVariants(sides[0].facts, sides[1].facts, *layout);
-  doc.failures.insert(doc.failures.end(), plan.failures.begin(), plan.failures.end());
-  doc.notInspected = plan.notInspected;
-  // The chunks of each family (base and head slices of chunk c together) and, in a shard, which
-  // of them this shard builds; a family with none of its chunks here is left out.
+// The chunks of each family (base and head slices of chunk c together) and, in a shard, which of
+// them this shard builds; a family with none of its chunks here is left out of the plan.
+struct ChunkPlan {
   std::map<std::string, size_t> chunkSize;
   std::set<std::pair<std::string, size_t>> mine;
-  {
-    std::vector<emit::ShardItem> items;
-    for (const auto& [key, fam] : plan.families) {
-      size_t n = std::max(fam.base.size(), fam.head.size());
-      size_t k = chunkSize[key] = emit::shardChunkVariants(n, opts.shardCount, kChunkVariants);
-      for (size_t c = 0; c * k < n; ++c) {
-        auto slice = [&](size_t total) { return c * k < total ? std::min(k, total - c * k) : size_t(0); };
-        items.push_back({key, slice(fam.base.size()) + slice(fam.head.size()), c});
-      }
-    }
-    std::vector<int> which = emit::assignShards(items, std::max(opts.shardCount, 1));
-    emit::Shard shard{opts.shardIndex, opts.shardCount, {}, {}};
-    for (size_t i = 0; i < items.size(); ++i)
-      if (opts.shardCount == 0 || which[i] == opts.shardIndex) {
-        mine.insert({items[i].family, items[i].chunk});
-        if (shard.families.empty() || shard.families.back() != items[i].family) shard.families.push_back(items[i].family);
-        shard.chunks.push_back(emit::chunkName(items[i].family, items[i].chunk));
-      }
-    for (auto it = plan.families.begin(); it != plan.families.end();)
-      it = std::any_of(mine.begin(), mine.end(), [&](const auto& m) { return m.first == it->first; })
-               ? std::next(it)
-               : plan.families.erase(it);
-    if (opts.shardCount > 0) doc.shard = std::move(shard);
-  }
-  auto owned = [&](const std::string& key, size_t index) { return mine.count({key, index / chunkSize[key]}) > 0; };
+  bool owned(const std::string& key, size_t index) const { return mine.count({key, index / chunkSize.at(key)}) > 0; }
+};
 
+ChunkPlan planChunks(Plan& plan, const EmitOptions& opts, emit::EmitDocument& doc) {
+  ChunkPlan cp;
+  std::vector<emit::ShardItem> items;
+  for (const auto& [key, fam] : plan.families) {
+    size_t n = std::max(fam.base.size(), fam.head.size());
+    size_t k = cp.chunkSize[key] = emit::shardChunkVariants(n, opts.shardCount, kChunkVariants);
+    for (size_t c = 0; c * k < n; ++c) {
+      auto slice = [&](size_t total) { return c * k < total ? std::min(k, total - c * k) : size_t(0); };
+      items.push_back({key, slice(fam.base.size()) + slice(fam.head.size()), c});
+    }
+  }
+  std::vector<int> which = emit::assignShards(items, std::max(opts.shardCount, 1));
+  emit::Shard shard{opts.shardIndex, opts.shardCount, {}, {}};
+  for (size_t i = 0; i < items.size(); ++i)
+    if (opts.shardCount == 0 || which[i] == opts.shardIndex) {
+      cp.mine.insert({items[i].family, items[i].chunk});
+      if (shard.families.empty() || shard.families.back() != items[i].family) shard.families.push_back(items[i].family);
+      shard.chunks.push_back(emit::chunkName(items[i].family, items[i].chunk));
+    }
+  for (auto it = plan.families.begin(); it != plan.families.end();)
+    it = std::any_of(cp.mine.begin(), cp.mine.end(), [&](const auto& m) { return m.first == it->first; })
+             ? std::next(it)
+             : plan.families.erase(it);
+  if (opts.shardCount > 0) doc.shard = std::move(shard);
+  return cp;
+}
+
+json variantsJson(const std::vector<VariantSpec>& vs, size_t first, size_t count) {
+  json variants = json::array();
+  for (size_t i = first; i < first + count; ++i)
+    variants.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
+  return variants;
+}
+
+using Closures = std::map<std::string, std::array<std::vector<std::string>, 2>>;
+
+// One job per chunk of a family's variants on each side that this shard owns, with the cache key
+// of everything its build reads (the family's import closure, the data files, the driver).
+std::vector<Job> makeJobs(const Plan& plan, const ChunkPlan& cp, Side (&sides)[2], const Driver& driver,
+                          const std::string& flavor, const EmitOptions& opts, Closures& closures) {
   std::vector<Job> jobs;
-  std::map<std::string, std::array<std::vector<std::string>, 2>> closures;
   for (const auto& [key, fam] : plan.families) {
     for (int h = 0; h < 2; ++h) {
       const auto& vs = h ? fam.head : fam.base;
@@ -271,107 +281,152 @@ absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* s
       for (const auto& p : closure)
         if (const FileRef* r = s.snap.find(p)) blobs[p] = r->id;
       if (!s.snap.find(fam.path)) blobs[fam.path] = "absent";
-      const size_t k = chunkSize[key];
+      const size_t k = cp.chunkSize.at(key);
       for (size_t first = 0; first < vs.size(); first += k) {
-        if (!owned(key, first)) continue;
+        if (!cp.owned(key, first)) continue;
         Job j;
         j.family = key;
         j.head = h;
         j.first = first;
         j.count = std::min(k, vs.size() - first);
-        json variants = json::array();
-        for (size_t i = first; i < first + j.count; ++i)
-          variants.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
+        json variants = variantsJson(vs, first, j.count);
         bool probe = opts.probe && first == 0;
         j.request = {{"mode", "build"},
                      {"import_roots", s.tree.importRoots},
-                     {"flavor", doc.flavor.empty() ? json(nullptr) : json(doc.flavor)},
+                     {"flavor", flavor.empty() ? json(nullptr) : json(flavor)},
                      {"family", {{"source", fam.source}, {"builder", fam.builder}}},
                      {"variants", variants},
                      {"probe", probe},
                      {"probe_budget", std::max(1.0, opts.familyBudget / 4)}};
-        if (probe && k < kChunkVariants) {
-          // A shard's smaller first chunk probes what the unsharded run's first chunk probes.
-          json pv = json::array();
-          for (size_t i = 0; i < std::min(kChunkVariants, vs.size()); ++i)
-            pv.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
-          j.request["probe_variants"] = std::move(pv);
-        }
-        CacheKeyInput ck{blobs, variants, fam.source, fam.builder, doc.flavor, driver->version, probe};
+        // A shard's smaller first chunk probes what the unsharded run's first chunk probes.
+        if (probe && k < kChunkVariants) j.request["probe_variants"] = variantsJson(vs, 0, std::min(kChunkVariants, vs.size()));
+        CacheKeyInput ck{blobs, variants, fam.source, fam.builder, flavor, driver.version, probe};
         j.cacheKey = familyCacheKey(ck);
         jobs.push_back(std::move(j));
       }
     }
   }
+  return jobs;
+}
+
+using Merged = std::map<std::pair<std::string, bool>, MergedSide>;
+
+// A family of the document: its two sides and its variants paired across revisions by
+// (name, target).
+emit::Family assembleFamily(const std::string& key, const FamilyPlan& fam, const ChunkPlan& cp, const Merged& merged,
+                            const Closures& closures) {
+  emit::Family f;
+  f.source = fam.source;
+  f.path = fam.path;
+  f.builder = fam.builder;
+  json answers[2];
+  for (int h = 0; h < 2; ++h) {
+    emit::FamilySide& side = h ? f.head : f.base;
+    auto it = merged.find({key, bool(h)});
+    if (it == merged.end()) {
+      side.status = (h ? fam.head : fam.base).empty() ? "absent" : "other_shard";
+    } else {
+      side = it->second.side;
+      answers[h] = it->second.answer;
+    }
+    side.closure = closures.at(key)[h];
+  }
+  // The index of each built variant in its side's merged answer (only this shard's chunks).
+  std::vector<size_t> ownedIndex[2];
+  for (int h = 0; h < 2; ++h) {
+    size_t n = 0;
+    for (size_t i = 0; i < (h ? fam.head : fam.base).size(); ++i) ownedIndex[h].push_back(cp.owned(key, i) ? n++ : 0);
+  }
+  std::map<std::pair<std::string, std::string>, emit::Variant> vars;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (int h = 1; h >= 0; --h) {
+    const auto& vs = h ? fam.head : fam.base;
+    for (size_t i = 0; i < vs.size(); ++i) {
+      auto k = std::make_pair(vs[i].name, vs[i].arch);
+      if (!vars.count(k)) order.push_back(k);
+      emit::Variant& v = vars[k];
+      v.name = vs[i].name;
+      v.arch = vs[i].arch;
+      emit::VariantSide& vside = h ? v.head : v.base;
+      if (cp.owned(key, i)) {
+        vside = sideOf(vs[i], answers[h], ownedIndex[h][i]);
+      } else {
+        vside.present = true;
+        vside.spec = json::parse(vs[i].spec, nullptr, false);
+        vside.otherShard = true;
+      }
+    }
+  }
+  for (const auto& k : order) f.variants.push_back(std::move(vars[k]));
+  return f;
+}
+
+json probeTables(const Plan& plan, const Merged& merged) {
+  std::vector<ProbeSides> probes;
+  for (const auto& [key, fam] : plan.families) {
+    ProbeSides p;
+    p.family = key;
+    p.shippedAtBase = !fam.base.empty();
+    for (bool h : {false, true})
+      if (auto it = merged.find({key, h}); it != merged.end()) (h ? p.head : p.base) = it->second.answer.value("probe", json());
+    probes.push_back(std::move(p));
+  }
+  return packTimeTables(probes);
+}
+
+}  // namespace
+
+absl::StatusOr<emit::EmitDocument> runEmit(const EmitOptions& opts, EmitStats* statsOut) {
+  EmitStats stats;
+  auto runDeadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.runBudget));
+  auto rv = openRevisions(opts);
+  if (!rv.ok()) return rv.status();
+  std::string cacheDir = opts.cacheDir.empty() ? defaultCacheDir() : opts.cacheDir;
+  if (absl::Status st = cacheOutsideRepo(*rv->repo, cacheDir); !st.ok()) return st;
+  auto driver = installDriver(cacheDir, opts.limits, opts.unconfined);
+  if (!driver.ok()) return driver.status();
+  stats.sandbox = confinementSummary(driver->sandbox);
+  if (!driver->sandbox.confined()) {
+    if (opts.requireSandbox)
+      return absl::FailedPreconditionError(absl::StrCat("--require-sandbox: the emitter's child would run ",
+                                                        stats.sandbox, "; refusing to run the tree's Python"));
+    std::fprintf(stderr, "impact emit: the tree's Python runs %s: %s (docs/emitter.md)\n", stats.sandbox.c_str(),
+                 opts.unconfined ? "--unconfined was given" : "this kernel offers no Landlock or no network isolation");
+  }
+  Side sides[2];
+  if (absl::Status st = loadSides(opts, *rv, cacheDir, sides); !st.ok()) return st;
+
+  emit::EmitDocument doc;
+  doc.baseTree = emit::treeKey(sides[0].snap);
+  doc.headTree = emit::treeKey(sides[1].snap);
+  doc.baseCommit = rv->mergeBase;
+  doc.headCommit = opts.head.empty() ? "working tree" : rv->headCommit;
+  doc.driverVersion = driver->version;
+  doc.sandbox = describeConfinement(driver->sandbox);
+  FamilyCache cache((fs::path(cacheDir) / "families").string());
+  auto flavor = chooseFlavor(*driver, cache, opts, runDeadline, sides, doc);
+  if (!flavor) return absl::CancelledError("the emitter run was cancelled");
+  doc.flavor = *flavor;
+
+  Plan plan = planVariants(sides[0].facts, sides[1].facts, rv->layout);
+  doc.failures.insert(doc.failures.end(), plan.failures.begin(), plan.failures.end());
+  doc.notInspected = plan.notInspected;
+  ChunkPlan cp = planChunks(plan, opts, doc);
+  Closures closures;
+  std::vector<Job> jobs = makeJobs(plan, cp, sides, *driver, doc.flavor, opts, closures);
   runJobs(jobs, *driver, cache, doc.flavor, opts, runDeadline, stats);
   if (opts.cancel && opts.cancel->load()) return absl::CancelledError("the emitter run was cancelled");
 
   std::map<std::pair<std::string, bool>, std::vector<const Job*>> chunks;
   for (const auto& j : jobs) chunks[{j.family, j.head}].push_back(&j);
-  std::map<std::pair<std::string, bool>, MergedSide> merged;
+  Merged merged;
   for (const auto& [k, list] : chunks) merged[k] = mergeChunks(list);
   for (const auto& [key, fam] : plan.families) {
-    emit::Family f;
-    f.source = fam.source;
-    f.path = fam.path;
-    f.builder = fam.builder;
-    json answers[2];
-    for (int h = 0; h < 2; ++h) {
-      emit::FamilySide& side = h ? f.head : f.base;
-      auto it = merged.find({key, bool(h)});
-      if (it == merged.end()) {
-        side.status = (h ? fam.head : fam.base).empty() ? "absent" : "other_shard";
-      } else {
-        side = it->second.side;
-        answers[h] = it->second.answer;
-      }
-      side.closure = closures[key][h];
-    }
-    // The index of each built variant in its side's merged answer (only this shard's chunks).
-    std::vector<size_t> ownedIndex[2];
-    for (int h = 0; h < 2; ++h) {
-      size_t n = 0;
-      for (size_t i = 0; i < (h ? fam.head : fam.base).size(); ++i) ownedIndex[h].push_back(owned(key, i) ? n++ : 0);
-    }
-    // Pair variants across revisions by (name, target).
-    std::map<std::pair<std::string, std::string>, emit::Variant> vars;
-    std::vector<std::pair<std::string, std::string>> order;
-    for (int h = 1; h >= 0; --h) {
-      const auto& vs = h ? fam.head : fam.base;
-      for (size_t i = 0; i < vs.size(); ++i) {
-        auto k = std::make_pair(vs[i].name, vs[i].arch);
-        if (!vars.count(k)) order.push_back(k);
-        emit::Variant& v = vars[k];
-        v.name = vs[i].name;
-        v.arch = vs[i].arch;
-        emit::VariantSide& vside = h ? v.head : v.base;
-        if (owned(key, i)) {
-          vside = sideOf(vs[i], answers[h], ownedIndex[h][i]);
-        } else {
-          vside.present = true;
-          vside.spec = json::parse(vs[i].spec, nullptr, false);
-          vside.otherShard = true;
-        }
-      }
-    }
-    for (const auto& k : order) f.variants.push_back(std::move(vars[k]));
-    stats.variants += f.variants.size();
-    doc.families.push_back(std::move(f));
+    doc.families.push_back(assembleFamily(key, fam, cp, merged, closures));
+    stats.variants += doc.families.back().variants.size();
   }
   stats.families = doc.families.size();
-  if (opts.probe) {
-    std::vector<ProbeSides> probes;
-    for (const auto& [key, fam] : plan.families) {
-      ProbeSides p;
-      p.family = key;
-      p.shippedAtBase = !fam.base.empty();
-      for (bool h : {false, true})
-        if (auto it = merged.find({key, h}); it != merged.end())
-          (h ? p.head : p.base) = it->second.answer.value("probe", json());
-      probes.push_back(std::move(p));
-    }
-    doc.packTime = packTimeTables(probes);
-  }
+  if (opts.probe) doc.packTime = probeTables(plan, merged);
   if (statsOut) *statsOut = stats;
   return doc;
 }

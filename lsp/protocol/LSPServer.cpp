@@ -1,7 +1,6 @@
 #include "protocol/LSPServer.h"
 
 #include <atomic>
-#include <filesystem>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "protocol/Convert.h"
 #include "protocol/Features.h"
 #include "protocol/Framing.h"
+#include "protocol/Initialize.h"
 #include "protocol/Protocol.h"
 #include "protocol/Validate.h"
 #include "cache/DiskCache.h"
@@ -24,18 +24,6 @@ namespace impact::lsp {
 namespace {
 
 using server::ImpactServer;
-
-// A path setting: a relative one is the workspace's (relative to its root, as a user writing
-// "emitterCache": ".impact-cache" in the workspace's settings means), "" stays "".
-std::string againstRoot(const std::string& path, const std::string& root) {
-  if (path.empty()) return path;
-  std::filesystem::path p(path);
-  if (!p.is_relative()) return path;  // as given
-  // "../cache" from the root: the folder beside the workspace, spelled without the "..".
-  if (!root.empty()) p = (std::filesystem::path(root) / p).lexically_normal();
-  std::error_code ec;
-  return std::filesystem::absolute(p, ec).string();
-}
 
 enum Code {
   kParseError = -32700,
@@ -181,7 +169,7 @@ class LSPServer {
         if (!result) llvm::consumeError(result.takeError());
         return replyError(id, kRequestCancelled, "request cancelled");
       }
-      if (staleCancel_ && !path.empty() && server_ && server_->documentEpoch(path) != epoch) {
+      if (client_.staleCancel && !path.empty() && server_ && server_->documentEpoch(path) != epoch) {
         if (!result) llvm::consumeError(result.takeError());
         return replyError(id, kContentModified, "the document changed before the answer was ready");
       }
@@ -291,7 +279,7 @@ class LSPServer {
       if (!parse(params, p, err)) return replyError(id, kInvalidParams, "invalid hover params: " + err);
       std::string path = p.textDocument.uri.file().str();
       auto reply = replier(id, path);
-      bool md = hoverMarkdown_;
+      bool md = client_.hoverMarkdown;
       return server_->hover(path, fromLsp(p.position), [reply, md](std::optional<server::HoverInfo> h) mutable {
         if (!h) return reply(json::Value(nullptr));
         reply(json::Value(json::Object{
@@ -330,7 +318,7 @@ class LSPServer {
       return executeCommand(p, id);
     }
     if (isFeatureRequest(method))  // issue 38: hints, lenses, symbols, pull diagnostics, rename
-      return handleFeatureRequest(*server_, method, params, FeatureOptions{hoverMarkdown_}, replier(id, featureDocumentPath(params)));
+      return handleFeatureRequest(*server_, method, params, FeatureOptions{client_.hoverMarkdown}, replier(id, featureDocumentPath(params)));
     replyError(id, kMethodNotFound, "method not found: " + method);
   }
 
@@ -416,63 +404,12 @@ class LSPServer {
     if (initialized_) return replyError(id, kInvalidRequest, "initialize was already sent");
     const json::Object* o = params.getAsObject();
     if (!o) return replyError(id, kInvalidParams, "initialize params must be an object");
-    std::string root;
-    if (auto u = o->getString("rootUri")) {
-      if (auto f = L::URIForFile::fromURI(*u)) root = f->file().str();
-      else llvm::consumeError(f.takeError());
-    }
-    if (root.empty())
-      if (const json::Array* wf = o->getArray("workspaceFolders"))
-        if (!wf->empty())
-          if (const json::Object* f0 = (*wf)[0].getAsObject())
-            if (auto u = f0->getString("uri")) {
-              if (auto f = L::URIForFile::fromURI(*u)) root = f->file().str();
-              else llvm::consumeError(f.takeError());
-            }
-    if (root.empty())
-      if (auto p = o->getString("rootPath")) root = p->str();
-    std::string target;
-    server::Options opts;
-    if (const json::Object* io = o->getObject("initializationOptions")) {
-      if (auto t = io->getString("target")) target = t->str();
-      // The emitter runs repository code: only when the client says the workspace is trusted.
-      if (auto e = io->getString("emitter")) opts.emitter = server::emitterModeFrom(e->str());
-      if (auto ms = io->getInteger("emitterDebounceMs")) opts.emitterDebounce = std::chrono::milliseconds(std::max<int64_t>(0, *ms));
-      if (auto h = io->getBoolean("emitterHints")) opts.emitterHints = *h;
-      if (auto b = io->getNumber("emitterFamilyTimeoutS")) opts.emitterFamilyBudget = std::max(0.1, *b);
-      // A relative emitterCache is the workspace's (the emitter's children run in a home of their own).
-      if (auto c = io->getString("emitterCache")) opts.emitterCache = againstRoot(c->str(), root);
-      // "push" (default), "pull" (answer pulls only) or "both" (docs/editors.md).
-      if (auto d = io->getString("diagnostics")) diagnosticsMode_ = d->str();
-    }
-    // Client capabilities that change what we send.
-    if (const json::Object* caps = o->getObject("capabilities")) {
-      if (const json::Object* td = caps->getObject("textDocument"))
-        if (const json::Object* h = td->getObject("hover"))
-          if (const json::Array* fmts = h->getArray("contentFormat"))
-            hoverMarkdown_ = !fmts->empty() && (*fmts)[0].getAsString() == std::optional<llvm::StringRef>("markdown");
-      if (const json::Object* ws = caps->getObject("workspace")) {
-        if (const json::Object* w = ws->getObject("didChangeWatchedFiles"))
-          watchDynamic_ = w->getBoolean("dynamicRegistration").value_or(false);
-        auto refreshes = [ws](const char* what) {
-          const json::Object* c = ws->getObject(what);
-          return c && c->getBoolean("refreshSupport").value_or(false);
-        };
-        refreshHints_ = refreshes("inlayHint");
-        refreshLenses_ = refreshes("codeLens");
-        refreshDiagnostics_ = refreshes("diagnostics");
-      }
-      if (const json::Object* win = caps->getObject("window")) {
-        workDoneProgress_ = win->getBoolean("workDoneProgress").value_or(false);
-        if (const json::Object* sd = win->getObject("showDocument")) showDocument_ = sd->getBoolean("support").value_or(false);
-      }
-      if (const json::Object* g = caps->getObject("general"))
-        if (const json::Object* sr = g->getObject("staleRequestSupport")) staleCancel_ = sr->getBoolean("cancel").value_or(false);
-    }
+    client_ = readInitialize(*o);
+    server::Options opts = client_.options;
 
     server::Callbacks cb;
     cb.publish = [this](const std::string& path, const std::vector<server::Diag>& diags, std::optional<int64_t> version) {
-      if (diagnosticsMode_ == "pull") return;  // the client asks (textDocument/diagnostic)
+      if (client_.diagnosticsMode == "pull") return;  // the client asks (textDocument/diagnostic)
       json::Array arr;
       for (const auto& d : diags) arr.push_back(toJSON(toProtocol(d)));
       json::Object p{{"uri", uriOf(path)}, {"diagnostics", std::move(arr)}};
@@ -489,34 +426,25 @@ class LSPServer {
     };
     cb.emitProgress = [this](const server::EmitProgress& p) { emitProgress(p); };
     cb.refresh = [this](bool hints, bool diagnostics) {
-      if (hints && refreshHints_) call("workspace/inlayHint/refresh", nullptr);
-      if (hints && refreshLenses_) call("workspace/codeLens/refresh", nullptr);
-      if (diagnostics && refreshDiagnostics_ && diagnosticsMode_ != "push") call("workspace/diagnostic/refresh", nullptr);
+      if (hints && client_.refreshHints) call("workspace/inlayHint/refresh", nullptr);
+      if (hints && client_.refreshLenses) call("workspace/codeLens/refresh", nullptr);
+      if (diagnostics && client_.refreshDiagnostics && client_.diagnosticsMode != "push") call("workspace/diagnostic/refresh", nullptr);
     };
     opts.gitPoll = cfg_.gitPoll;
     if (!cfg_.noCache) opts.cacheDir = cfg_.cacheDir.empty() ? DiskCache::defaultDir() : cfg_.cacheDir;
     server_ = std::make_unique<ImpactServer>(std::move(cb), opts);
     initialized_ = true;
 
-    json::Object caps{
-        {"positionEncoding", "utf-16"},
-        {"textDocumentSync", json::Object{{"openClose", true}, {"change", 2}, {"save", json::Object{{"includeText", false}}}}},
-        {"hoverProvider", true},
-        {"definitionProvider", true},
-        {"referencesProvider", true},
-        {"codeActionProvider", json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
-        {"executeCommandProvider", json::Object{{"commands", json::Array{"impact.run", "impact.refs", "impact.emit", "impact.showMirror"}}}},
-    };
-    addFeatureCapabilities(caps, diagnosticsMode_ != "push");
+    json::Object caps = serverCapabilities(client_.diagnosticsMode != "push");
     send(id, json::Value(json::Object{{"capabilities", std::move(caps)},
                                       {"serverInfo", json::Object{{"name", "impactd"}, {"version", IMPACT_VERSION}}}}));
     // After the answer: impactd/status (starting, then the analysis) follows it. An empty root
     // is a problem the server reports (showMessage and the status).
-    server_->initialize(root, target);
+    server_->initialize(client_.root, client_.target);
   }
 
   void onInitialized() {
-    if (!watchDynamic_) return;
+    if (!client_.watchDynamic) return;
     json::Array watchers;
     for (const char* g : {"**/*.py", "**/*.{cpp,hpp,h,cc,hh}", "**/*.json", "**/*.{yaml,yml}"})
       watchers.push_back(json::Object{{"globPattern", g}});
@@ -578,7 +506,7 @@ class LSPServer {
     auto reply = replier(id);
     auto cancelled = cancelFlag(id);
     std::optional<json::Value> token = p.workDoneToken;
-    if (!token && workDoneProgress_) {
+    if (!token && client_.workDoneProgress) {
       token = json::Value(llvm::formatv("impact.run-{0}", ++progressSeq_).str());
       call("window/workDoneProgress/create", json::Object{{"token", *token}});
     }
@@ -609,7 +537,7 @@ class LSPServer {
     {
       std::lock_guard<std::mutex> lock(emitMu_);
       if (p.kind == K::Begin) {
-        if (!workDoneProgress_) return;
+        if (!client_.workDoneProgress) return;
         emitTokens_.insert_or_assign(
             std::pair{p.task, p.run},
             json::Value(llvm::formatv(geometry ? "impact.geometry-{0}" : "impact.emit-{0}", p.run).str()));
@@ -644,9 +572,7 @@ class LSPServer {
   std::map<std::pair<server::EmitProgress::Task, uint64_t>, json::Value> emitTokens_;  // the runs in progress
   std::unique_ptr<ImpactServer> server_;
   bool initialized_ = false, shutdown_ = false, exitRequested_ = false;
-  std::string diagnosticsMode_ = "push";
-  bool refreshHints_ = false, refreshLenses_ = false, refreshDiagnostics_ = false;
-  bool hoverMarkdown_ = false, watchDynamic_ = false, workDoneProgress_ = false, showDocument_ = false, staleCancel_ = false;
+  ClientSetup client_;  // what initialize said
   std::atomic<int> outgoing_{0}, progressSeq_{0};
 };
 
