@@ -22,7 +22,8 @@ const char* const kBuiltins[] = {"range", "len",     "list",     "tuple",      "
                                  "partial", "isinstance", "getattr", "bool",   "any",        "all",       "sum",
                                  "abs",   "print",   "frozenset", "namedtuple", "map",       "super",
                                  "filter", "hasattr", "setattr", "locals", "vars",     "exec",      "eval",
-                                 "callable", "id",    "type",    "repr",      "issubclass", "hash"};
+                                 "callable", "id",    "type",    "repr",      "issubclass", "hash",
+                                 "iter",  "next"};
 
 // A function of the standard library the evaluator runs as a builtin: its key in `builtin`, or "".
 std::string stdlibFunction(const std::string& module, const std::string& attr) {

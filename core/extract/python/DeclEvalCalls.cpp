@@ -44,13 +44,15 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   bool declaring = declarer(fn);
   for (size_t i = 0; i < pos.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(pos[i]);
   for (size_t i = 0; i < kw.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(kw[i].second);
-  if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
-    if (declaring) throw DStop{"recursion: " + fn.s + " calls itself", false, true};
-    return AV::unknown("a recursive call of " + fn.s);
-  }
+  // A function calling itself runs as Python runs it (recursion over a list ends where the list
+  // does), within the call-depth limit; past it, a declaring one stops the reading, named.
   if (stack.size() >= size_t(DeclEval::kMaxDepth)) {
+    bool recursive = std::find(stack.begin(), stack.end(), id) != stack.end();
+    if (declaring && recursive)
+      throw DStop{"recursion: " + fn.s + " calls itself deeper than " + std::to_string(DeclEval::kMaxDepth) + " calls",
+                  false, true};
     if (declaring) throw DStop{"calls nested deeper than " + std::to_string(DeclEval::kMaxDepth)};
-    return AV::unknown("a call past the depth limit");
+    return AV::unknown(recursive ? "a recursive call of " + fn.s + " past the depth limit" : "a call past the depth limit");
   }
   if (fn.mod == root && std::none_of(ran.begin(), ran.end(), [&](TSNode n) { return n.id == id; }))
     ran.push_back(fn.def);

@@ -165,6 +165,13 @@ struct DeclEval::Impl {
   // class), else a class attribute; a property (`@property`, `@functools.cached_property`) of an
   // instance is its getter's value.
   AV classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, DPath& p, int d);
+  // A record's own members (`_fields`; `_make` of its class; `_replace`, `_asdict` of an
+  // instance), as `collections.namedtuple` makes them; an Unknown when `attr` is not one.
+  AV recordMember(const AV& obj, const std::string& attr);
+  AV recordClassOf(const AV& obj);  // the class of a record (or the class itself)
+  // A record method (recordMember) called.
+  AV recordMethod(const AV& m, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+                  DPath& p, int d);
   // Calling a class: a record binds its fields; otherwise `__init__` (found through the bases)
   // runs with the new instance.
   AV instantiate(const AV& cls, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,

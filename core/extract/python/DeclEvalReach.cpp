@@ -90,6 +90,7 @@ int DeclEval::Impl::reach(const AV& v, int depth) {
     }
     case K::List:
     case K::Tuple:
+    case K::Iter:
     case K::Dict: {
       int r = 0;
       if (!v.items || seen(v.items.get())) return 0;
