@@ -199,7 +199,6 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
       decls.insert(decls.end(), path.decls.begin() + std::min(base, path.decls.size()), path.decls.end());
       if (out.tailHelper.empty())
         out.tailHelper = path.tailHelper, out.tailModule = path.tailModule, out.tailCall = path.tailCall;
-      if (out.pendingHelper.empty()) out.pendingHelper = path.pendingHelper, out.pendingCall = path.pendingCall;
     }
     for (size_t i = 0; i + 1 < rs.size(); ++i) value = mergeValues(rs[i].second, value);
     out.decls = std::move(decls);
@@ -216,11 +215,6 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   pendingHooks.clear();
   std::string argsWhy = std::move(unknownArgs);  // a spread of the call not known (call)
   unknownArgs.clear();
-  if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
-    p.tailHelper = std::move(p.pendingHelper);
-    p.tailCall = std::move(p.pendingCall);
-    p.pendingHelper.clear();
-  }
   if (!p.tailHelper.empty()) return;  // after a helper that was not followed: positions unknown
   KernelArg a;
   a.range = f.mod == root || anchors.empty() ? rangeOf(at) : rangeOf(anchors.front());

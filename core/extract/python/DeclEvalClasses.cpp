@@ -218,6 +218,9 @@ AV DeclEval::Impl::recordMethod(const AV& m, std::vector<AV> pos, Kw kw, TSNode 
     bool known = false;
     std::vector<AV> els = elementsOf(pos[0], &known);
     if (!known) return AV::unknown("_make of " + clip(text(f, at), 60) + ", a sequence not known");
+    if (els.size() != recordFields(obj).size())  // Python raises TypeError (defaults do not apply)
+      return AV::unknown("_make of " + std::to_string(els.size()) + " values for " +
+                         std::to_string(recordFields(obj).size()) + " fields");
     return instantiate(obj, std::move(els), {}, at, f, p, d);
   }
   if (m.s == "_replace" && pos.empty()) {  // a new record, the keywords' fields replaced

@@ -570,12 +570,6 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       // on: the list is open there, as at a function of a module it cannot see (a parameter of
       // the entry called with the IRBuilder is a hook, not this: what a caller passes declares there).
       int r = reachOf(pos, kw);
-      if (r == 2) {
-        bool direct = false;
-        for (const AV& a : pos) direct = direct || declaresItself(a);
-        for (auto& [k, a] : kw) direct = direct || declaresItself(a);
-        if (!direct) r = 1;
-      }
       std::string callee = calleeText(at, f);
       bool hook = false;
       if (r > 0 && fn.k == K::Sym && fn.g && !fn.g->empty() && fn.g->nodes[fn.g->root].op == GuardNode::Op::Name &&
