@@ -252,6 +252,19 @@ TEST_F(DeclEvalDenseForms, NextThenAForOverTheSameIterator) {
   EXPECT_EQ(readAs(src), readAs(real));
 }
 
+// The names as a `typing.Literal` alias's values read back by `typing.get_args` (the form of the
+// real gfx950 gdn_decode.py: `DType = Literal["f16", "bf16"]`, `GDN_DTYPES = get_args(DType)`).
+TEST_F(DeclEvalDenseForms, NamesAsTypingGetArgsOfALiteral) {
+  REQUIRE_DENSE(real);
+  std::string src = rewrite(real, "literal",
+                            "    q, k, v, o = (b.param(n, PtrType(dtype, \"global\"), noalias=True, align=16)\n"
+                            "                  for n in get_args(_Ptrs))\n",
+                            "_Ptrs = Literal[\"q_ptr\", \"k_ptr\", \"v_ptr\", \"o_ptr\"]\n",
+                            "from typing import Literal, get_args\n");
+  ASSERT_FALSE(src.empty());
+  EXPECT_EQ(readAs(src), readAs(real));
+}
+
 // Recursion over a list, ending where the list does.
 TEST_F(DeclEvalDenseForms, RecursionOverAList) {
   REQUIRE_DENSE(real);

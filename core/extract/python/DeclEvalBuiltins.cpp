@@ -61,6 +61,10 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
       if (a.k != K::Int) return false;
     return true;
   };
+  if (name == "typing.get_args") {  // the values of a `Literal[...]` (a type alias of one included)
+    if (pos.size() == 1 && pos[0].isSeq() && pos[0].typeText == "typing.Literal") return AV::seq(K::Tuple, *pos[0].items);
+    return unmodelled("typing.get_args of a type it does not read");
+  }
   if (name == "typing.cast") return pos.size() == 2 ? pos[1] : AV::unknown("a cast it cannot read");
   if (name == "copy.copy" && pos.size() == 1) {  // a new object with the same contents
     AV c = pos[0];
