@@ -38,11 +38,20 @@ std::string renderFactsJson(const FileFacts& f) {
   nlohmann::json builders = nlohmann::json::array();
   for (const auto& b : f.builders) {
     nlohmann::json abis = nlohmann::json::array();
-    for (const auto& a : b.abis) abis.push_back({{"origin", a.origin}, {"guard", a.guard}, {"args", args(a.args)}});
-    builders.push_back({{"name", b.name},
-                        {"style", b.style == PyBuilder::Style::Params ? "params" : "signature-builder"},
-                        {"line", b.range.line + 1},
-                        {"abis", abis}});
+    for (const auto& a : b.abis) {
+      nlohmann::json abi = {{"origin", a.origin}, {"guard", a.guard}, {"args", args(a.args)}};
+      // Where the list stops being known (an open end), with the call as written.
+      if (!a.tailHelper.empty()) abi["tailHelper"] = a.tailHelper;
+      if (!a.tailModule.empty()) abi["tailModule"] = a.tailModule;
+      if (!a.tailCall.empty()) abi["tailCall"] = a.tailCall;
+      abis.push_back(std::move(abi));
+    }
+    nlohmann::json builder = {{"name", b.name},
+                              {"style", b.style == PyBuilder::Style::Params ? "params" : "signature-builder"},
+                              {"line", b.range.line + 1},
+                              {"abis", abis}};
+    if (!b.notRead.empty()) builder["notRead"] = b.notRead;  // its arguments not read, and why
+    builders.push_back(std::move(builder));
   }
   if (!builders.empty()) j["builders"] = builders;
   nlohmann::json lists = nlohmann::json::array();

@@ -291,6 +291,16 @@ def s_factory(rows, vars_, u, b, frees):
     return mod, st + _bind(vars_, u + "R")
 
 
+def s_literal_get_args(rows, vars_, u, b, frees):
+    # The names as a `typing.Literal` type's values, read back with `typing.get_args` (the real
+    # gfx950 gdn_decode.py's `GDN_DTYPES = get_args(DType)` over `DType = Literal["f16", "bf16"]`).
+    names = ", ".join(r["name"] for r in rows)
+    st = ("import typing as %sty\n%sR = []\nfor %sn, %sr in zip(%sty.get_args(%sty.Literal[%s]), %s):\n"
+          "    %sR.append(%s.param(%sn, *%sr[1], **%sr[2]))\n") % (
+        u, u, u, u, u, u, names, _table(rows), u, b, u, u, u)
+    return "", st + _bind(vars_, u + "R")
+
+
 def s_plain(rows, vars_, u, b, frees):
     return "", "".join("%s%s\n" % ((v + " = ") if v else "", _call(b, r)) for r, v in zip(rows, vars_))
 
@@ -334,6 +344,7 @@ STATEMENT = [
     ("operator.attrgetter(\"param\")(b)", s_attrgetter),
     ("tuple assignment of the calls", s_tuple_assign),
     ("factory returning a closure over getattr(b, \"param\")", s_factory),
+    ("names as typing.get_args of a Literal", s_literal_get_args),
 ]
 
 

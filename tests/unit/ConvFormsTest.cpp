@@ -299,5 +299,27 @@ TEST(ConvFormsCompare, AClosedCopyIsComparedUpToTheBuildersHelper) {
   EXPECT_EQ(compareCopy(openBuilder(six()), shorter).outcome, Comparison::Outcome::Disagree);
 }
 
+// Issue 36 item 2: the builder's list open at a call it cannot follow given the IRBuilder (no
+// module named: a kernel callback such as emit_wavelet_kloop_dynamic once the helper module is in
+// the tree and lacks it), after the helper's block was read (45 known arguments), against the
+// launch's six and its trailing pack: the part both state is compared (they agree), never a
+// "copy has 6 arguments, builder has 45" mismatch; the same opening with a wrong sixth argument
+// is still a mismatch.
+TEST(ConvFormsCompare, BothOpenTheBuilderAtACallItCannotFollowComparesThePartBothState) {
+  std::vector<KernelArg> all = six();
+  for (int i = 0; i < 39; ++i) all.push_back(i32("p_" + std::to_string(i)));
+  PyBuilder builder = openBuilder(all);
+  builder.abis[0].tailHelper = "emit_wavelet_kloop_dynamic (a call it cannot follow: not known)";
+  builder.abis[0].tailModule.clear();
+  Comparison c = compareCopy(builder, launch(six(), kPack));
+  EXPECT_EQ(c.outcome, Comparison::Outcome::Agree) << c.message;
+  EXPECT_EQ(c.notCompared.size(), 2u);
+  auto wide = six();
+  wide[5].size = 8;
+  Comparison w = compareCopy(builder, launch(wide, kPack));
+  EXPECT_EQ(w.outcome, Comparison::Outcome::Disagree);
+  EXPECT_EQ(w.message, "#5 D_bytes: copy by_value/8, builder by_value/4");
+}
+
 }  // namespace
 }  // namespace impact

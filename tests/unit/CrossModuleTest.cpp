@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/CrossModule.h"
+#include "contracts/Kernargs.h"
 #include "extract/Extract.h"
 #include "extract/python/DeclEval.h"
 
@@ -114,6 +115,53 @@ const PyBuilder* builderNamed(const TreeFacts& t, const std::string& path, const
   for (const PyBuilder& b : t.find(path)->builders)
     if (b.name == name) return &b;
   return nullptr;
+}
+
+// Issue 36 item 2, the real conv scenario AHelperModuleInTheTreeIsFollowed in its form: the
+// helper's module is in the tree but lacks the kernel callback the builder imports from it
+// (`emit_wavelet_kloop_dynamic` there), called with the IRBuilder on an early-return path after
+// the helper's block. That list is open at the callback, with nothing declared after it; the
+// launch is open at its trailing pack; the two are compared by the part both state and agree
+// (before: "copy has 2 arguments, builder has 5").
+TEST(CrossModule, ACallbackTheHelperModuleLacksOpensItsListAndTheOpenLaunchStillAgrees) {
+  const char* builderSrc = R"PY(
+from rocke.core.ir import IRBuilder, PtrType, I32, BF16
+from kernels.common._conv_params import emit_problem_params, emit_kloop
+
+def build_conv(spec):
+    b = IRBuilder("conv")
+    b.param("A", PtrType(BF16, "global"))
+    b.param("B", PtrType(BF16, "global"))
+    if spec.wavelet:
+        problem = emit_problem_params(b, ("N", "C", "H"))
+        emit_kloop(b=b, k_hi=problem["p_N"])
+        return b.finish()
+    problem = emit_problem_params(b, ("N", "C", "H"))
+    return b.finish()
+)PY";
+  std::map<std::string, std::string> files{{kBuilder, builderSrc}, {kHelper, kHelperSrc}};
+  TreeFacts t;
+  t.files[kBuilder] = std::make_shared<FileFacts>(extractFile(kBuilder, builderSrc));
+  follow(t, files);
+  const PyBuilder* b = builderNamed(t, kBuilder, "build_conv");
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->abis.size(), 2u);  // the early return's list and the one that falls through
+  const PyAbi* wavelet = b->abis[0].tailHelper.empty() ? &b->abis[1] : &b->abis[0];
+  EXPECT_TRUE((wavelet == &b->abis[0] ? b->abis[1] : b->abis[0]).tailHelper.empty());
+  EXPECT_EQ(wavelet->args.size(), 5u);
+  EXPECT_EQ(wavelet->tailHelper.rfind("emit_kloop", 0), 0u) << wavelet->tailHelper;
+  EXPECT_TRUE(wavelet->tailModule.empty()) << wavelet->tailModule;
+  CppArgList launch;
+  launch.form = CppArgList::Form::Launch;
+  for (int i = 0; i < 2; ++i) {
+    KernelArg a;
+    a.kind = "global_buffer";
+    a.size = 8;
+    launch.args.push_back(a);
+  }
+  launch.openTail = "the trailing parameter pack values... (from a std::variant)";
+  Comparison c = compareCopy(*b, launch);
+  EXPECT_NE(c.outcome, Comparison::Outcome::Disagree) << c.message;
 }
 
 // After following: the entry's two lists, build_conv's read through it and its helper in a third

@@ -256,6 +256,42 @@ def build_x(spec):
   EXPECT_EQ(list(f), (V{"q", "k", "n", "s", "t", "z"}));
 }
 
+// Issue 36 item 2: the IRBuilder object alone given to a call it cannot follow opens the list
+// there, whether or not a declaration follows (before, the list stayed closed when nothing was
+// declared after the call: a silent drop of whatever the call declares).
+TEST(DeclEvalSoundness, TheBuilderAloneGivenToACallItCannotFollowOpensTheListWithNothingAfterIt) {
+  auto f = run(R"PY(
+def _declare(b, spec):
+    b.param("q_ptr", PtrType(BF16, "global"))
+    spec.finish_params(b)
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("a", I32)
+    _declare(b, spec)
+    return b.finish()
+)PY");
+  EXPECT_EQ(list(f), (V{"a", "q_ptr", "open: spec.finish_params (a call it cannot follow: spec.finish_params)"}));
+}
+
+// The builder's last statement gives it to a helper of a module that is not in the tree: open
+// there, with nothing declared after it.
+TEST(DeclEvalSoundness, AnUnseenHelperGivenTheBuilderAsTheLastStatementOpensTheList) {
+  auto f = run(R"PY(
+from kernels.common.extra_params import finish_params
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("a", I32)
+    b.param("n", I32)
+    finish_params(b)
+    return b.finish()
+)PY");
+  EXPECT_EQ(list(f), (V{"a", "n", "open: finish_params"}));
+}
+
 // A registry a module-level decorator fills, as the module's import fills it; a module function
 // an opaque decorator replaces is what the decorator returned: called with the IRBuilder, the list
 // opens there.

@@ -14,9 +14,18 @@ void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<Kernel
   b = abi.args;
   c = copy.args;
   bool bo = builderOpen(abi), co = copyOpen(copy);
-  // Both open: the helper's block and the pack are the same trailing block (the conv family's
-  // problem arguments), so the arguments before them correspond one to one, count included.
-  if (bo && co) return;
+  // Both open at a helper of another module (not in the tree) given the IRBuilder: the helper's
+  // block and the pack are the same trailing block (the conv family's problem arguments), so the
+  // arguments before them correspond one to one, count included. Open at a call it cannot follow
+  // (a callback of the kernel, a method of the spec): whatever that call declares, if anything, is
+  // no block the copy's tail is known to stand for; the part both state is compared.
+  if (bo && co) {
+    if (!abi.tailModule.empty()) return;
+    size_t n = std::min(b.size(), c.size());
+    b.resize(n);
+    c.resize(n);
+    return;
+  }
   if (bo && c.size() >= b.size()) {
     c.resize(b.size());
   } else if (co && b.size() >= c.size()) {

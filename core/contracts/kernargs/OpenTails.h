@@ -18,9 +18,11 @@ bool copyOpen(const CppArgList& copy);
 
 // The lists cut to what both state: an open list's known arguments are a prefix of the whole,
 // so a closed side is cut to that length when it is at least as long (a closed side shorter than
-// the open side's known prefix is not cut: its count is a difference). Both open (a builder's
-// helper block against a launch's trailing pack): nothing is cut, the two tails stand for the
-// same trailing block, so the arguments before them must agree in count, kind and size.
+// the open side's known prefix is not cut: its count is a difference). Both open, the builder at a
+// helper of another module (its block against a launch's trailing pack): nothing is cut, the two
+// tails stand for the same trailing block, so the arguments before them must agree in count, kind
+// and size. Both open, the builder at a call it cannot follow (no module named: a kernel callback,
+// a spec's method): the part both state, the shorter known prefix, is compared.
 void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c);
 
 // What could not be compared, for the row: "arguments after #6 are declared by emit_param_block

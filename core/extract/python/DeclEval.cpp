@@ -22,13 +22,15 @@ const char* const kBuiltins[] = {"range", "len",     "list",     "tuple",      "
                                  "partial", "isinstance", "getattr", "bool",   "any",        "all",       "sum",
                                  "abs",   "print",   "frozenset", "namedtuple", "map",       "super",
                                  "filter", "hasattr", "setattr", "locals", "vars",     "exec",      "eval",
-                                 "callable", "id",    "type",    "repr",      "issubclass", "hash"};
+                                 "callable", "id",    "type",    "repr",      "issubclass", "hash",
+                                 "iter",  "next"};
 
 // A function of the standard library the evaluator runs as a builtin: its key in `builtin`, or "".
 std::string stdlibFunction(const std::string& module, const std::string& attr) {
   static const std::tuple<const char*, const char*, const char*> kFns[] = {
       {"functools", "partial", "partial"},          {"collections", "namedtuple", "namedtuple"},
       {"dataclasses", "replace", "dataclasses.replace"}, {"typing", "cast", "typing.cast"},
+      {"typing", "get_args", "typing.get_args"},
       {"copy", "copy", "copy.copy"},                {"copy", "deepcopy", "copy.copy"},
       {"itertools", "starmap", "itertools.starmap"}, {"itertools", "chain", "itertools.chain"},
       {"itertools", "repeat", "itertools.repeat"},  {"itertools", "zip_longest", "itertools.zip_longest"},
@@ -438,6 +440,18 @@ AV DeclEval::Impl::subscript(TSNode e, DFrame& f, DPath& p, int d) {
     long long lo = std::clamp(bounds[0], 0LL, n), hi = std::clamp(bounds[1], lo, n);
     if (v.k == K::Str) return AV::str(v.s.substr(lo, hi - lo));
     return AV::seq(v.k, std::vector<AV>(v.items->begin() + lo, v.items->begin() + hi));
+  }
+  if (v.k == K::Imported && v.s == "typing:Literal") {  // `Literal["f16", "bf16"]`: its values, once each
+    std::vector<AV> vals;
+    auto kids = namedChildren(e);
+    for (size_t i = 1; i < kids.size(); ++i) {
+      if (is(kids[i], "comment")) continue;
+      AV x = expr(kids[i], f, p, d + 1);
+      if (std::none_of(vals.begin(), vals.end(), [&](const AV& y) { return sameAV(x, y); })) vals.push_back(x);
+    }
+    AV lit = AV::seq(K::Tuple, std::move(vals));
+    lit.typeText = "typing.Literal";  // what typing.get_args reads
+    return lit;
   }
   AV key = expr(sub, f, p, d + 1);
   if (v.k == K::Dict) {

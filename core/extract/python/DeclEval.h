@@ -33,7 +33,8 @@ struct ModIndex;
 struct AV {
   enum class K { Unknown, None, Bool, Int, Str, List, Tuple, Dict, Type, PtrCtor, BuilderCtor, Builder,
                  ParamMethod, Func, Partial, Imported, Sym, Builtin, Method, Instance, Class,
-                 SigCtor, Sig };  // SignatureBuilder and one (its entries in items, shared)
+                 SigCtor, Sig,    // SignatureBuilder and one (its entries in items, shared)
+                 Iter };          // `iter(seq)`: the elements not yet taken (items, shared as the object is)
   K k = K::Unknown;
   long long i = 0;
   std::string s;        // Str: value; Unknown: why; Imported: "module:attr"; Builtin/Method: name; Sym: text

@@ -31,7 +31,6 @@ void DeclEval::Impl::join(DFrame& f, DPath& p, DFrame& thenF, DPath& thenP, size
   decls.insert(decls.end(), p.decls.begin() + base, p.decls.end());
   p.decls = std::move(decls);
   if (p.tailHelper.empty()) p.tailHelper = thenP.tailHelper, p.tailModule = thenP.tailModule, p.tailCall = thenP.tailCall;
-  if (p.pendingHelper.empty()) p.pendingHelper = thenP.pendingHelper, p.pendingCall = thenP.pendingCall;
   if (f.env.sameAs(thenF.env)) return;  // neither arm bound a name
   Env::Map merged;
   for (auto& [k, v] : thenF.env) {

@@ -61,6 +61,10 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
       if (a.k != K::Int) return false;
     return true;
   };
+  if (name == "typing.get_args") {  // the values of a `Literal[...]` (a type alias of one included)
+    if (pos.size() == 1 && pos[0].isSeq() && pos[0].typeText == "typing.Literal") return AV::seq(K::Tuple, *pos[0].items);
+    return unmodelled("typing.get_args of a type it does not read");
+  }
   if (name == "typing.cast") return pos.size() == 2 ? pos[1] : AV::unknown("a cast it cannot read");
   if (name == "copy.copy" && pos.size() == 1) {  // a new object with the same contents
     AV c = pos[0];
@@ -89,9 +93,7 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     }
     for (auto& [k, v] : kw) (*c.closure)[k] = v;
     if (c.items) {  // a record that unpacks as a tuple: its fields in order, as replaced
-      AV cls = AV::of(K::Class);
-      cls.s = c.s;
-      cls.mod = c.mod;
+      AV cls = recordClassOf(c);
       std::vector<AV> items;
       for (auto& [field, def] : recordFields(cls)) items.push_back((*c.closure)[field]);
       if (items.size() != c.items->size())  // fields it cannot name in order: none read as known
@@ -123,6 +125,11 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
   std::vector<AV> els = pos.empty() ? std::vector<AV>{} : [&] {
     const AV& s = pos[0];
     if (s.isSeq()) return ok = true, *s.items;
+    if (s.k == K::Iter && name != "iter" && name != "next") {  // consumed by what iterates it
+      std::vector<AV> rest = *s.items;
+      s.items->clear();
+      return ok = true, rest;
+    }
     if (s.k == K::Dict) {
       std::vector<AV> keys;
       for (size_t i = 0; i < s.items->size(); i += 2) keys.push_back((*s.items)[i]);
@@ -130,6 +137,23 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     }
     return std::vector<AV>{};
   }();
+  if (name == "iter" && pos.size() == 1) {  // an iterator over known elements: `next` takes them in turn
+    if (pos[0].k == K::Iter) return pos[0];
+    bool known = false;
+    std::vector<AV> all = elementsOf(pos[0], &known);
+    if (!known) return AV::unknown("an iterator over " + clip(text(f, at), 60) + ", whose elements are not known");
+    AV it = AV::of(K::Iter);
+    it.items = std::make_shared<std::vector<AV>>(std::move(all));
+    return it;
+  }
+  if (name == "next" && (pos.size() == 1 || pos.size() == 2)) {
+    if (pos[0].k != K::Iter) return unmodelled("next of " + clip(text(f, at), 60) + ", not an iterator it knows");
+    if (pos[0].items->empty())  // exhausted: the default, else StopIteration
+      return pos.size() == 2 ? pos[1] : AV::unknown("next of an exhausted iterator (StopIteration)");
+    AV v = pos[0].items->front();
+    pos[0].items->erase(pos[0].items->begin());
+    return v;
+  }
   if (name == "len") {
     if (!pos.empty() && pos[0].k == K::Str) return AV::integer(pos[0].s.size());
     return ok ? AV::integer(els.size()) : AV::unknown("len of " + clip(text(f, at), 60));
@@ -192,6 +216,15 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     }
     AV cls = AV::of(K::Class);
     cls.s = pos[0].k == K::Str ? pos[0].s : "namedtuple";
+    // `defaults=(...)`: the values of the last fields, kept by name (Class.kw).
+    cls.kw = std::make_shared<Kw>();
+    if (const AV* defs = kwArg(kw, {"defaults"}); defs && defs->k != K::None) {
+      bool known = false;
+      std::vector<AV> dv = elementsOf(*defs, &known);
+      if (!known || dv.size() > names.size()) return AV::unknown("a namedtuple whose defaults it cannot read");
+      for (size_t i = 0; i < dv.size(); ++i)
+        if (names[names.size() - dv.size() + i].k == K::Str) cls.kw->emplace_back(names[names.size() - dv.size() + i].s, dv[i]);
+    }
     cls.items = std::make_shared<std::vector<AV>>(std::move(names));
     return cls;
   }

@@ -44,13 +44,15 @@ AV DeclEval::Impl::invoke(const AV& fn, std::vector<AV> pos, Kw kw, TSNode at, D
   bool declaring = declarer(fn);
   for (size_t i = 0; i < pos.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(pos[i]);
   for (size_t i = 0; i < kw.size() && !declaring && p.tailHelper.empty(); ++i) declaring = declarer(kw[i].second);
-  if (std::find(stack.begin(), stack.end(), id) != stack.end()) {
-    if (declaring) throw DStop{"recursion: " + fn.s + " calls itself", false, true};
-    return AV::unknown("a recursive call of " + fn.s);
-  }
+  // A function calling itself runs as Python runs it (recursion over a list ends where the list
+  // does), within the call-depth limit; past it, a declaring one stops the reading, named.
   if (stack.size() >= size_t(DeclEval::kMaxDepth)) {
+    bool recursive = std::find(stack.begin(), stack.end(), id) != stack.end();
+    if (declaring && recursive)
+      throw DStop{"recursion: " + fn.s + " calls itself deeper than " + std::to_string(DeclEval::kMaxDepth) + " calls",
+                  false, true};
     if (declaring) throw DStop{"calls nested deeper than " + std::to_string(DeclEval::kMaxDepth)};
-    return AV::unknown("a call past the depth limit");
+    return AV::unknown(recursive ? "a recursive call of " + fn.s + " past the depth limit" : "a call past the depth limit");
   }
   if (fn.mod == root && std::none_of(ran.begin(), ran.end(), [&](TSNode n) { return n.id == id; }))
     ran.push_back(fn.def);
@@ -197,7 +199,6 @@ AV DeclEval::Impl::joinReturns(DFrame& callee, DPath& p, size_t base, const std:
       decls.insert(decls.end(), path.decls.begin() + std::min(base, path.decls.size()), path.decls.end());
       if (out.tailHelper.empty())
         out.tailHelper = path.tailHelper, out.tailModule = path.tailModule, out.tailCall = path.tailCall;
-      if (out.pendingHelper.empty()) out.pendingHelper = path.pendingHelper, out.pendingCall = path.pendingCall;
     }
     for (size_t i = 0; i + 1 < rs.size(); ++i) value = mergeValues(rs[i].second, value);
     out.decls = std::move(decls);
@@ -214,11 +215,6 @@ void DeclEval::Impl::declare(const std::vector<AV>& pos, const Kw& kw, TSNode at
   pendingHooks.clear();
   std::string argsWhy = std::move(unknownArgs);  // a spread of the call not known (call)
   unknownArgs.clear();
-  if (p.tailHelper.empty() && !p.pendingHelper.empty()) {  // a call it could not follow came first
-    p.tailHelper = std::move(p.pendingHelper);
-    p.tailCall = std::move(p.pendingCall);
-    p.pendingHelper.clear();
-  }
   if (!p.tailHelper.empty()) return;  // after a helper that was not followed: positions unknown
   KernelArg a;
   a.range = f.mod == root || anchors.empty() ? rangeOf(at) : rangeOf(anchors.front());

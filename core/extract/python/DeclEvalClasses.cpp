@@ -149,7 +149,10 @@ AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e,
     if (auto it = obj.closure->find(attr); it != obj.closure->end()) return it->second;
   // `dataclasses.replace(spec, wide=True)`: the fields it set, else the spec's own (symbolic).
   if (obj.k == K::Instance && obj.self && obj.self->k == K::Sym) return attrOf(*obj.self, attr, e, f, p, d);
-  if (!obj.mod) return AV::unknown("the attribute " + clip(text(f, e), 60));  // a namedtuple's
+  if (!obj.mod) {  // a namedtuple's
+    if (AV r = recordMember(obj, attr); r.k != K::Unknown) return r;
+    return AV::unknown("the attribute " + clip(text(f, e), 60));
+  }
   const std::string& from = obj.k == K::Instance && !obj.cls.empty() ? obj.cls : obj.s;  // super(): after the method's class
   if (std::string key = methodKey(*obj.mod, from, attr, 0); !key.empty()) {
     AV m = AV::of(K::Func);
@@ -177,7 +180,71 @@ AV DeclEval::Impl::classMember(const AV& obj, const std::string& attr, TSNode e,
     DPath none;
     return expr(v, mf, none, d + 1);
   }
+  if (AV r = recordMember(obj, attr); r.k != K::Unknown) return r;
   return AV::unknown("the attribute " + clip(text(f, e), 60));
+}
+
+AV DeclEval::Impl::recordClassOf(const AV& obj) {
+  if (obj.k == K::Class) return obj;
+  if (obj.self && obj.self->k == K::Class) return *obj.self;  // a namedtuple's instance
+  AV cls = AV::of(K::Class);
+  cls.s = obj.s;
+  cls.mod = obj.mod;
+  return cls;
+}
+
+AV DeclEval::Impl::recordMember(const AV& obj, const std::string& attr) {
+  // A record (namedtuple, NamedTuple, a dataclass): its class, or an instance that unpacks as a tuple.
+  bool record = (obj.k == K::Class && (obj.items || (obj.mod && !recordFields(obj).empty()))) ||
+                (obj.k == K::Instance && obj.items);
+  if (!record) return AV{};
+  if (attr == "_fields") {
+    std::vector<AV> names;
+    for (auto& [n, def] : recordFields(recordClassOf(obj))) names.push_back(AV::str(n));
+    return AV::seq(K::Tuple, std::move(names));
+  }
+  if ((attr == "_make" && obj.k == K::Class) || (obj.k == K::Instance && (attr == "_replace" || attr == "_asdict"))) {
+    AV m = AV::of(K::Method);
+    m.s = attr;
+    m.self = std::make_shared<AV>(obj);
+    return m;
+  }
+  return AV{};
+}
+
+AV DeclEval::Impl::recordMethod(const AV& m, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
+  const AV& obj = *m.self;
+  if (m.s == "_make" && pos.size() == 1) {  // `T._make(iterable)`: the fields in order
+    bool known = false;
+    std::vector<AV> els = elementsOf(pos[0], &known);
+    if (!known) return AV::unknown("_make of " + clip(text(f, at), 60) + ", a sequence not known");
+    if (els.size() != recordFields(obj).size())  // Python raises TypeError (defaults do not apply)
+      return AV::unknown("_make of " + std::to_string(els.size()) + " values for " +
+                         std::to_string(recordFields(obj).size()) + " fields");
+    return instantiate(obj, std::move(els), {}, at, f, p, d);
+  }
+  if (m.s == "_replace" && pos.empty()) {  // a new record, the keywords' fields replaced
+    AV c = obj;
+    c.closure = newObject();
+    *c.closure = *obj.closure;
+    std::vector<AV> items;
+    auto fields = recordFields(recordClassOf(obj));
+    for (auto& [k, v] : kw) {
+      if (std::none_of(fields.begin(), fields.end(), [&](auto& fd) { return fd.first == k; }))
+        return AV::unknown("_replace of a field " + k + " the record does not have");
+      (*c.closure)[k] = v;
+    }
+    for (auto& [n, def] : fields) items.push_back((*c.closure)[n]);
+    if (items.size() != obj.items->size()) items.assign(obj.items->size(), AV::unknown("a field of a replaced record"));
+    c.items = std::make_shared<std::vector<AV>>(std::move(items));
+    return c;
+  }
+  if (m.s == "_asdict" && pos.empty() && kw.empty()) {
+    std::vector<AV> kv;
+    for (auto& [n, def] : recordFields(recordClassOf(obj))) kv.push_back(AV::str(n)), kv.push_back((*obj.closure)[n]);
+    return AV::seq(K::Dict, std::move(kv));
+  }
+  return unmodelled(m.s + " of a record, called so");
 }
 
 AV DeclEval::Impl::instantiate(const AV& cls, std::vector<AV> pos, Kw kw, TSNode at, DFrame& f, DPath& p, int d) {
@@ -195,7 +262,10 @@ AV DeclEval::Impl::instantiate(const AV& cls, std::vector<AV> pos, Kw kw, TSNode
       auto given = std::find_if(kw.begin(), kw.end(), [&](auto& k) { return k.first == name; });
       if (i < pos.size()) v = pos[i];
       else if (given != kw.end()) v = given->second;
-      else if (!ts_node_is_null(def)) {
+      else if (cls.kw && ts_node_is_null(def)) {  // a namedtuple's `defaults=`
+        for (auto& [dn, dv] : *cls.kw)
+          if (dn == name) v = dv;
+      } else if (!ts_node_is_null(def)) {
         DFrame mf;
         mf.mod = cls.mod;
         DPath none;
@@ -205,6 +275,7 @@ AV DeclEval::Impl::instantiate(const AV& cls, std::vector<AV> pos, Kw kw, TSNode
       values.push_back(v);
     }
     if (!fields.empty()) self.items = std::make_shared<std::vector<AV>>(std::move(values));  // unpacks as a tuple
+    if (!cls.mod) self.self = std::make_shared<AV>(cls);  // a namedtuple's instance: its class (its fields' order)
     return self;
   }
   AV fn = AV::of(K::Func);

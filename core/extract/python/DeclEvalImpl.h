@@ -25,10 +25,6 @@ struct DPath {
   std::string tailHelper, tailModule;  // a helper given the IRBuilder that could not be followed
   std::string tailCall;                // its call, as written
   std::string origin;                  // the function an early return went to
-  // A call it could not follow, given the IRBuilder object alone (no value that declares when
-  // called): the list opens there if a declaration follows it on this path (a builder's kernel
-  // code after its declarations calls such functions with the IRBuilder and declares nothing).
-  std::string pendingHelper, pendingCall;
 };
 
 // A frame's names, copied on write: a branch that binds nothing shares its frame's map, so an
@@ -165,6 +161,13 @@ struct DeclEval::Impl {
   // class), else a class attribute; a property (`@property`, `@functools.cached_property`) of an
   // instance is its getter's value.
   AV classMember(const AV& obj, const std::string& attr, TSNode e, DFrame& f, DPath& p, int d);
+  // A record's own members (`_fields`; `_make` of its class; `_replace`, `_asdict` of an
+  // instance), as `collections.namedtuple` makes them; an Unknown when `attr` is not one.
+  AV recordMember(const AV& obj, const std::string& attr);
+  AV recordClassOf(const AV& obj);  // the class of a record (or the class itself)
+  // A record method (recordMember) called.
+  AV recordMethod(const AV& m, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
+                  DPath& p, int d);
   // Calling a class: a record binds its fields; otherwise `__init__` (found through the bases)
   // runs with the new instance.
   AV instantiate(const AV& cls, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
@@ -205,10 +208,6 @@ struct DeclEval::Impl {
   // text declares, or one closing over a bound `b.param` it names (`p = getattr(b, "param")`)?
   // What decides which functions run whole and which statements of a builder's tail run.
   bool declarer(const AV& v, int depth = 0);
-  // A bound `b.param`, a partial of one, or a function whose own text (or closure) declares: given
-  // to a call it cannot follow, the list opens there (a function that only names a helper that may
-  // declare is the IRBuilder's kernel code: a declaration must follow for the list to open).
-  bool declaresItself(const AV& v);
   int reachOf(const std::vector<AV>& pos, const std::vector<std::pair<std::string, AV>>& kw, const AV* receiver = nullptr);
   std::map<std::pair<const void*, const void*>, int> funcReach;  // (def id, closure) -> reach
   std::vector<const void*> reachSeen;  // the objects one `reach` walk met
@@ -216,7 +215,7 @@ struct DeclEval::Impl {
   // value that reaches the builder, declares what it is not known (`what`: the call and why).
   void openAt(const std::string& what, TSNode at, DFrame& f, DPath& p);
   // A call it cannot follow given a value of reach `r`: one that declares when called opens the
-  // list there; the IRBuilder object alone opens it when a declaration follows (DPath::pendingHelper).
+  // list there; so does the IRBuilder object alone (what the call declares, if anything, is not known).
   void cannotFollow(int r, const std::string& what, TSNode at, DFrame& f, DPath& p);
   std::string unknownArgs;  // the next declaration's call spreads a sequence or dict not known: why
   // The callee of the call (or decorator) `at`, as written.

@@ -90,6 +90,7 @@ int DeclEval::Impl::reach(const AV& v, int depth) {
     }
     case K::List:
     case K::Tuple:
+    case K::Iter:
     case K::Dict: {
       int r = 0;
       if (!v.items || seen(v.items.get())) return 0;
@@ -160,28 +161,11 @@ void DeclEval::Impl::runDecorators(ModIndex& m, std::vector<std::string>& seeds)
     if (!m.fns.count(name) && reach(v) == 2) seeds.push_back(name);
 }
 
-bool DeclEval::Impl::declaresItself(const AV& v) {
-  const AV* t = &v;
-  while (t->k == K::Partial && t->self) t = t->self.get();
-  if (t->k == K::ParamMethod) return true;
-  if (t->k != K::Func || !t->mod || ts_node_is_null(t->def)) return false;
-  std::string_view body = t->mod->t->text(t->def);
-  if (hasWord(body, ".param") || hasWord(body, "\"param\"") || hasWord(body, "'param'")) return true;
-  if (!t->closure) return false;
-  for (auto& [n, a] : *t->closure) {  // closes over a bound b.param (or a partial of one) it names
-    const AV* r = &a;
-    while (r->k == K::Partial && r->self) r = r->self.get();
-    if (!a.selfInClosure && r->k == K::ParamMethod && hasWord(body, n)) return true;
-  }
-  return false;
-}
-
 void DeclEval::Impl::cannotFollow(int r, const std::string& what, TSNode at, DFrame& f, DPath& p) {
-  if (r == 2) return openAt(what, at, f, p);
-  if (r == 1 && !moduleLevel && p.tailHelper.empty() && p.pendingHelper.empty()) {
-    p.pendingHelper = what;
-    p.pendingCall = clip(text(f, at), 200);
-  }
+  // The IRBuilder object alone opens the list as a value that declares does: a call it cannot
+  // follow that is given it may declare, whether or not a declaration follows on the path
+  // (issue 36 item 2; a list open at such a call is judged by the part both sides state, OpenTails.h).
+  if (r >= 1) openAt(what, at, f, p);
 }
 
 std::string DeclEval::Impl::calleeText(TSNode at, const DFrame& f) const {

@@ -37,7 +37,7 @@ AV tagged(AV v, const std::vector<Guard>& conds) {
 
 std::vector<AV> elementsOf(const AV& v, bool* ok) {
   *ok = true;
-  if (v.isSeq() || (v.k == K::Instance && v.items)) return *v.items;  // a record unpacks as a tuple
+  if (v.isSeq() || (v.k == K::Instance && v.items) || v.k == K::Iter) return *v.items;  // a record unpacks as a tuple
   if (v.k == K::Dict) {
     std::vector<AV> keys;
     for (size_t i = 0; i < v.items->size(); i += 2) keys.push_back((*v.items)[i]);
@@ -366,6 +366,7 @@ DFlow DeclEval::Impl::loop(TSNode body, TSNode target, const AV& iter, const std
                            int d) {
   bool ok = false;
   std::vector<AV> els = ts_node_is_null(target) ? std::vector<AV>{} : elementsOf(iter, &ok);
+  if (ok && iter.k == K::Iter) iter.items->clear();  // a `for` over an iterator takes its elements
   if (ok) {
     for (const AV& el : els) {
       size_t nconds = p.conds.size();
@@ -524,6 +525,12 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
     case K::Class: return instantiate(fn, std::move(pos), std::move(kw), at, f, p, d);
     case K::Method:
       if (fn.self && fn.self->k == K::Sig) return signatureMethod(fn, pos, kw, at, f, p);
+      if (fn.self && (fn.self->k == K::Class || fn.self->k == K::Instance)) {  // a record's `_make`, `_replace`
+        int r = reachOf(pos, kw, fn.self.get());
+        AV v = recordMethod(fn, std::move(pos), std::move(kw), at, f, p, d);
+        if (v.opaque) cannotFollow(r, calleeText(at, f) + " (" + v.s + ": the evaluator does not model it)", at, f, p);
+        return v;
+      }
       {
         AV r = method(fn, pos, kw, f, p);
         if (r.opaque)
@@ -563,12 +570,6 @@ AV DeclEval::Impl::apply(const AV& fn, std::vector<AV> pos, std::vector<std::pai
       // on: the list is open there, as at a function of a module it cannot see (a parameter of
       // the entry called with the IRBuilder is a hook, not this: what a caller passes declares there).
       int r = reachOf(pos, kw);
-      if (r == 2) {
-        bool direct = false;
-        for (const AV& a : pos) direct = direct || declaresItself(a);
-        for (auto& [k, a] : kw) direct = direct || declaresItself(a);
-        if (!direct) r = 1;
-      }
       std::string callee = calleeText(at, f);
       bool hook = false;
       if (r > 0 && fn.k == K::Sym && fn.g && !fn.g->empty() && fn.g->nodes[fn.g->root].op == GuardNode::Op::Name &&

@@ -105,6 +105,7 @@ bool truthKnown(const AV& v, bool* truth) {
     case K::Func:
     case K::Partial:
     case K::Builtin:
+    case K::Iter:
     case K::Instance: *truth = true; return true;
     default: return false;
   }
