@@ -1,5 +1,6 @@
 #include "contracts/CatalogPairing.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -120,24 +121,32 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
       return std::nullopt;
     }
     // A generator writes the entry (family.json is its output) and the producer names no kernel
-    // so (its symbols are the compiled artifacts' names, which no reading computes): when every
+    // at all (its symbols are the compiled artifacts' names, which no reading computes): when every
     // kernel the producer builds is built by one builder, that builder is the entry's, compared
     // under the entry's own variant (its symbol's `_persist<N>`); else the folder and symbol say.
-    if (std::string writer = catalogWrittenBy(facts, catalogPath, symbol); !writer.empty()) {
+    // A producer that names its kernels and not this one does not write its .co (below).
+    const bool named = std::any_of(producers.begin(), producers.end(), [](const AotProducer* p) {
+      return std::any_of(p->kernels.begin(), p->kernels.end(), [](const AotProduced& k) { return !k.names.empty(); });
+    });
+    std::string writer = catalogWrittenBy(facts, catalogPath, symbol);
+    if (!writer.empty() && !named) {
       if (builders.size() != 1) return std::nullopt;
       for (const AotProducer* p : producers)
         if (!p->kernels.empty()) byP = p, byK = &p->kernels.front();
       out.writtenBy = writer;
     } else if (!nearK || nearLen * 2 < symbol.size()) {
+      note = writer.empty()
+                 ? absl::StrCat("not compared: no producer or generator explains it (no kernel the producer ", where,
+                                " builds is named ", symbol, ", and no generator of the family writes it)")
+                 : absl::StrCat("not compared: the producer ", where, " builds no kernel named ", symbol,
+                                " (its .co is not written), though generator ", writer, " writes the entry");
+      return std::nullopt;
+    } else {
       // The producer builds no kernel of this symbol (its `.co` is not written): the entry is
       // compared with the kernel whose symbol is nearest (a spec edit renames it: `_sr`), and the
       // row says so.
-      note = absl::StrCat("not compared: no producer or generator explains it (no kernel the producer ", where,
-                          " builds is named ", symbol, ", and no generator of the family writes it)");
-      return std::nullopt;
-    } else {
       out.note = absl::StrCat("the producer builds no kernel named ", symbol, " (its .co is not written); nearest: ",
-                              nearK->names.front());
+                              nearK->names.front(), writer.empty() ? "" : "; generator " + writer + " writes the entry");
       byP = nearP;
       byK = nearK;
       spec = &byK->spec;
