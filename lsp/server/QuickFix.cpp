@@ -94,11 +94,14 @@ std::optional<std::string> rewriteList(const std::string& text, const CppArgList
 
 std::optional<CatalogRewrite> rewriteCatalogSignature(const std::string& text, const CppArgList& list,
                                                       const PyAbi& abi) {
-  if (!list.catalog || !abi.tailHelper.empty()) return std::nullopt;
+  // A list with an open end (a helper called after the declarations) is written as the comparison
+  // read it: the arguments known, which the comparison found the entry disagreeing with.
+  if (!list.catalog) return std::nullopt;
   std::vector<std::pair<std::string, std::string>> elems;  // name, catalog type
   for (size_t i = 0; i < abi.args.size(); ++i) {
     const KernelArg& a = abi.args[i];
     std::string type = a.kind == "global_buffer" ? "ptr" : kernargs_detail::scalarClass(a, false);
+
     if (type != "ptr" && type != "f32" && type != "i32" && type != "i64") return std::nullopt;
     std::string name = a.name;
     if (!list.named && list.args.size() == abi.args.size()) {

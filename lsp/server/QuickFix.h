@@ -18,7 +18,8 @@ std::optional<std::string> rewriteList(const std::string& fileText, const CppArg
 // producer's spec), as catalog elements `{"name": …, "type": "ptr"|"f32"|"i32"|"i64"}`; names the
 // builder's when the entry speaks its vocabulary (list.named), else the entry's own by position
 // when the counts agree. The whole lines of the array are replaced (`range`), in the entry's style
-// (one element per line, or all on one). Nothing when an argument has no catalog type (f16).
+// (one element per line, or all on one). Nothing when an argument has no catalog type (f16). A
+// list with an open end (a helper after the declarations) is written as the comparison read it.
 struct CatalogRewrite {
   SourceRange range;
   std::string text;
