@@ -125,8 +125,16 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
     // kernel the producer builds is built by one builder, that builder is the entry's, compared
     // under the entry's own variant (its symbol's `_persist<N>`); else the folder and symbol say.
     // A producer that names its kernels and not this one does not write its .co (below).
-    const bool named = std::any_of(producers.begin(), producers.end(), [](const AotProducer* p) {
-      return std::any_of(p->kernels.begin(), p->kernels.end(), [](const AotProduced& k) { return !k.names.empty(); });
+    // Does the producer name kernels in this catalog's vocabulary (any entry's symbol among its
+    // names)? A producer whose names are the artifacts' names none of the entries'.
+    std::set<std::string> symbols;
+    if (const FileFacts* cf = facts.find(catalogPath))
+      for (const CppArgList& l : cf->lists)
+        if (l.catalog) symbols.insert(l.catalog->symbol);
+    const bool named = std::any_of(producers.begin(), producers.end(), [&](const AotProducer* p) {
+      return std::any_of(p->kernels.begin(), p->kernels.end(), [&](const AotProduced& k) {
+        return std::any_of(k.names.begin(), k.names.end(), [&](const std::string& n) { return symbols.count(n) > 0; });
+      });
     });
     std::string writer = catalogWrittenBy(facts, catalogPath, symbol);
     if (!writer.empty() && !named) {
@@ -138,7 +146,7 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
       note = writer.empty()
                  ? absl::StrCat("not compared: no producer or generator explains it (no kernel the producer ", where,
                                 " builds is named ", symbol, ", and no generator of the family writes it)")
-                 : absl::StrCat("not compared: the producer ", where, " builds no kernel named ", symbol,
+                 : absl::StrCat("the producer ", where, " builds no kernel named ", symbol,
                                 " (its .co is not written), though generator ", writer, " writes the entry");
       return std::nullopt;
     } else {

@@ -167,12 +167,12 @@ class Runner {
     } else if (st["report"]) {
       onlyKeys(st, {"report"}, "a report step");
       check(st["report"]);
-    } else if (st["check"]) {  // `impact check`: its listing holds (`contains:`) or lacks (`lacks:`) texts
+    } else if (st["check"]) {  // `impact check`: its listing holds (`contains:`) or lacks (`lacks:`) texts; `exit:` (0)
       onlyKeys(st, {"check"}, "a check step");
       const YAML::Node& want = st["check"];
-      onlyKeys(want, {"contains", "lacks"}, "a check step");
+      onlyKeys(want, {"contains", "lacks", "exit"}, "a check step");
       RunResult r = impact("check --repo " + shellQuote(repo_.dir()));
-      ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+      ASSERT_EQ(r.exitCode, want["exit"] ? want["exit"].as<int>() : 0) << r.err << r.out;
       if (want["contains"])
         for (const auto& n : texts(want["contains"], "`contains:`")) EXPECT_NE(r.out.find(n), std::string::npos) << "[" << n << "]\n" << r.out;
       if (want["lacks"])
