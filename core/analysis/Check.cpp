@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "analysis/Analysis.h"
 #include "contracts/AotProducers.h"
+#include "contracts/CatalogPairing.h"
 #include "contracts/CatalogBindings.h"
 #include "git/Repository.h"
 #include "model/Guard.h"
@@ -125,7 +126,12 @@ std::string aotFamilies(const TreeFacts& facts, const Accounting& a) {
     absl::StrAppend(&out, "\naot family ", folder, "\n  catalog ", catalog, ": ", entries, " entries, op_kind ",
                     opKind.empty() ? "(none)" : opKind, "\n");
     bool producer = false;
+    std::set<std::string> symbols;
+    if (f)
+      for (const auto& l : f->lists)
+        if (l.catalog) symbols.insert(l.catalog->symbol);
     for (auto it = facts.producers.lower_bound(folder); it != facts.producers.end() && it->first.starts_with(folder); ++it) {
+      if (it->second->kernels.empty() && it->second->notRead.empty()) continue;  // a generator (below)
       producer = true;
       std::set<std::string> builders;
       for (const auto& k : it->second->kernels) builders.insert(k.builderPath + ":" + k.builderName);
@@ -136,6 +142,21 @@ std::string aotFamilies(const TreeFacts& facts, const Accounting& a) {
                       "\n");
     }
     if (!producer) absl::StrAppend(&out, "  producer: none in the folder (entries pair by folder and symbol)\n");
+    // The generators that write this catalog's entries (the family folder's or the arch folder's).
+    std::map<std::string, size_t> writers;
+    size_t unexplained = 0;
+    for (const std::string& symbol : symbols) {
+      std::string w = catalogWrittenBy(facts, catalog, symbol);
+      if (!w.empty()) ++writers[w];
+      bool built = false;
+      for (auto it = facts.producers.lower_bound(folder); it != facts.producers.end() && it->first.starts_with(folder); ++it)
+        for (const auto& k : it->second->kernels) built = built || std::count(k.names.begin(), k.names.end(), symbol);
+      if (w.empty() && !built && producer) ++unexplained;
+    }
+    for (const auto& [w, n] : writers)
+      absl::StrAppend(&out, "  generator ", w, ": writes ", n, " of the ", symbols.size(), " entries\n");
+    if (unexplained)
+      absl::StrAppend(&out, "  ", unexplained, " of the ", symbols.size(), " entries: no producer or generator explains them\n");
     for (const BindingPair& p : bindings) {
       if (std::none_of(p.entries.begin(), p.entries.end(), [&](const auto& e) { return e.first == catalog; })) continue;
       BindingCheck c = checkBindings(p);
@@ -144,7 +165,8 @@ std::string aotFamilies(const TreeFacts& facts, const Accounting& a) {
                       c.problems.empty() ? "binds every name the entries need, as LaunchAbi packs it"
                                          : absl::StrJoin(c.problems, "; "),
                       c.unused.empty() ? "" : "; not read by any entry: " + absl::StrJoin(c.unused, ", "),
-                      c.unstated.empty() ? "" : "; value type not stated: " + absl::StrJoin(c.unstated, "; "), "\n");
+                      c.unstated.empty() ? "" : "; value type not stated: " + absl::StrJoin(c.unstated, "; "), "\n    ",
+                      c.rules, "\n");
     }
   }
   return out;

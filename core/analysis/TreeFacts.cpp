@@ -2,6 +2,7 @@
 
 #include "analysis/CrossModule.h"
 #include "contracts/AotProducers.h"
+#include "contracts/CatalogBindings.h"
 
 #include <algorithm>
 #include <atomic>
@@ -89,6 +90,7 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
       return ref ? ref->id : std::string();
     });
     readProducers(out[s], layout, read);  // the AOT catalog's producer scripts, run through the tree
+    readLaunchAbi(out[s], read);          // and its engine's packing rules
   }
   return out;
 }

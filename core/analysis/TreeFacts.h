@@ -34,6 +34,9 @@ struct TreeFacts {
   // The AOT catalog families' producer scripts, run through the tree (core/contracts/
   // AotProducers): path -> what each builds.
   std::map<std::string, std::shared_ptr<const AotProducer>> producers;
+  // The AOT catalog engine's packing rules, read from its launch/LaunchAbi.cpp (null: none read;
+  // contracts/CatalogBindings falls back to its table and says so).
+  std::shared_ptr<const LaunchAbiRules> launchAbi;
   const FileFacts* find(const std::string& path) const {
     auto it = files.find(path);
     return it == files.end() ? nullptr : it->second.get();

@@ -2,6 +2,7 @@
 
 #include "analysis/CrossModule.h"
 #include "contracts/AotProducers.h"
+#include "contracts/CatalogBindings.h"
 
 #include <algorithm>
 
@@ -91,6 +92,7 @@ void Workspace::refreshHeadFile(const std::string& path) {
     return ref ? ref->id : std::string();
   });
   readProducers(headFacts_, layout_, read);  // a producer, or a module it reads, may have changed
+  readLaunchAbi(headFacts_, read);
 }
 
 void Workspace::refreshHeadFacts(const std::string& path) {

@@ -41,6 +41,24 @@ bool declares(const PyBuilder& b) {
   return !b.notRead.empty() || std::any_of(b.abis.begin(), b.abis.end(), [](const PyAbi& a) { return !a.args.empty(); });
 }
 
+// The catalog entries a value holds: a dict with a string "symbol" (an entry), or a dict, list or
+// tuple holding them (a family.json document, its "kernels" list), a few levels deep.
+void collectEntries(const AV& v, std::vector<AotWritten>& out, int depth = 0) {
+  if (depth > 4 || !v.items) return;
+  if (v.k == K::Dict) {
+    const auto& it = *v.items;
+    for (size_t i = 0; i + 1 < it.size(); i += 2)
+      if (it[i].k == K::Str && it[i].s == "symbol" && it[i + 1].k == K::Str) {
+        if (std::none_of(out.begin(), out.end(), [&](const AotWritten& w) { return w.symbol == it[i + 1].s; }))
+          out.push_back(AotWritten{it[i + 1].s, it[i + 1].at});
+        return;
+      }
+    for (size_t i = 1; i < it.size(); i += 2) collectEntries(it[i], out, depth + 1);
+  } else if (v.k == K::List || v.k == K::Tuple) {
+    for (const AV& e : *v.items) collectEntries(e, out, depth + 1);
+  }
+}
+
 }  // namespace
 
 std::string aotFamilyFolder(const std::string& catalogPath) {
@@ -75,7 +93,15 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     return slot.get();
   };
   pyextract::DeclEval eval(*tree, loader, "");
-  if (!eval.module().fns.count("main")) return std::nullopt;  // not a producer
+  // A script with `main()` is run from it; one without (a generator writing several families from
+  // its `if __name__ == "__main__":` block) has each of its module-level functions run, for the
+  // entries they build.
+  std::vector<std::string> entryPoints;
+  if (eval.module().fns.count("main")) entryPoints.push_back("main");
+  else
+    for (const auto& [name, _] : eval.module().fns)
+      if (name.find('.') == std::string::npos) entryPoints.push_back(name);
+  if (entryPoints.empty()) return std::nullopt;
 
   // The builder a called function is: a `b.param` builder of the tree, by its module's facts.
   auto builderOf = [&](const AV& fn, std::string& module) -> const PyBuilder* {
@@ -106,6 +132,7 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
                    SourceRange at) {
     // A string a method of an object computed, or a call given the object (`spec.kernel_name()`,
     // `geom.kernel_name(spec)`): a name of the kernels built from that object.
+    collectEntries(value, out.written);
     if (value.k == K::Str) {
       std::vector<const AV*> objects;
       if (fn.self && fn.self->k == K::Instance && fn.self->closure) objects.push_back(fn.self.get());
@@ -138,7 +165,12 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     }
     calls.push_back(std::move(c));
   };
-  pyextract::CallResult r = eval.trace("main", watch);
+  pyextract::CallResult r;
+  for (const std::string& fn : entryPoints) {
+    r = eval.trace(fn, watch);
+    collectEntries(r.value, out.written);
+    if (entryPoints.size() == 1) break;
+  }
   for (Call& c : calls) {
     std::vector<std::string> computed;
     for (const void* o : c.objects)
@@ -148,7 +180,11 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     c.k.names.insert(c.k.names.begin(), computed.begin(), computed.end());
     out.kernels.push_back(std::move(c.k));
   }
-  if (out.kernels.empty())
+  if (out.kernels.empty() && !out.written.empty()) {
+    // A generator: it writes catalog entries and builds none.
+  } else if (entryPoints.front() != "main") {
+    return std::nullopt;  // neither a producer nor a generator
+  } else if (out.kernels.empty())
     out.notRead = r.why.empty() ? "its main() calls no builder of the tree" : "main(): " + r.why;
   for (const auto& [d, p] : pathOf)
     if (!d.empty()) out.readThrough.push_back(p);
@@ -158,8 +194,13 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
 void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read) {
   facts.producers.clear();
   std::set<std::string> folders;
+  // Each family folder, and the arch folder above it (where the generators that write several
+  // families' family.json sit: `aot_catalog/gfx950/gen_followon_family_json.py`).
   for (const auto& [path, f] : facts.files)
-    if (std::string folder = aotFamilyFolder(path); !folder.empty()) folders.insert(folder);
+    if (std::string folder = aotFamilyFolder(path); !folder.empty()) {
+      folders.insert(folder);
+      folders.insert(folderOf(folder.substr(0, folder.size() - 1)));
+    }
   for (const std::string& folder : folders) {
     for (auto it = facts.files.lower_bound(folder); it != facts.files.end() && it->first.starts_with(folder); ++it) {
       const std::string& path = it->first;

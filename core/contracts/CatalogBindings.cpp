@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "contracts/AotProducers.h"
+#include "extract/cpp/LaunchAbiRules.h"
 
 namespace impact {
 
@@ -23,7 +24,13 @@ struct Rule {
   std::vector<std::string> maps;
   std::string alternative;  // "" for a pointer
 };
-Rule ruleFor(const std::string& type) {
+Rule ruleFor(const std::string& type, const LaunchAbiRules* abi) {
+  if (abi && abi->notRead.empty()) {
+    auto it = abi->byType.find(type);
+    if (it == abi->byType.end()) it = abi->byType.find("*");
+    if (it != abi->byType.end()) return {it->second.maps, it->second.alternative};
+  }
+  // impactd's table of LaunchAbi.cpp at fb9307b1, when the tree has none to read.
   if (type == "ptr") return {{"pointerValues", "pointerUids"}, ""};
   if (type == "f32") return {{"scalars"}, "float"};
   return {{"scalars"}, "int64_t"};  // i32 (static_cast<int32_t> of it), i64
@@ -72,14 +79,29 @@ std::vector<BindingPair> pairBindings(const TreeFacts& facts, std::vector<std::s
                                            "); no catalog has the op kind of its class's opKind() nor sits in its folder"));
         continue;
       }
+      p.abi = facts.launchAbi.get();
       out.push_back(std::move(p));
     }
   }
   return out;
 }
 
+void readLaunchAbi(TreeFacts& facts, const TreeReader& read) {
+  facts.launchAbi.reset();
+  for (const auto& [path, f] : facts.files) {
+    if (!path.ends_with("aot_catalog_engine/launch/LaunchAbi.cpp")) continue;
+    if (auto text = read(path)) {
+      facts.launchAbi = std::make_shared<const LaunchAbiRules>(cpp::readLaunchAbiRules(path, std::move(*text)));
+      if (facts.launchAbi->notRead.empty()) return;  // else a later copy may read
+    }
+  }
+}
+
 BindingCheck checkBindings(const BindingPair& p) {
   BindingCheck out;
+  out.rules = p.abi && p.abi->notRead.empty()
+                  ? absl::StrCat("LaunchAbi's rules read from ", p.abi->path)
+                  : absl::StrCat("LaunchAbi's rules are impactd's table (", p.abi ? p.abi->notRead : "no aot_catalog_engine/launch/LaunchAbi.cpp in the tree", ")");
   std::map<std::string, std::vector<const NameBinding*>> bound;  // name -> its bindings
   for (const NameBinding& b : p.set->bindings) bound[b.name].push_back(&b);
   // problem text -> the entries it holds for (the catalog's symbols)
@@ -90,7 +112,7 @@ BindingCheck checkBindings(const BindingPair& p) {
   for (const auto& [cpath, e] : p.entries) {
     for (const KernelArg& a : e->args) {
       auto [name, type] = entryArg(a);
-      Rule rule = ruleFor(type);
+      Rule rule = ruleFor(type, p.abi);
       read.insert(name);
       std::string problem;
       const NameBinding* at = nullptr;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/CrossModule.h"
 #include "analysis/TreeFacts.h"
 
 namespace impact {
@@ -21,6 +22,7 @@ struct BindingPair {
   const BindingSet* set = nullptr;
   std::string pairedBy;  // "opKind() of RmsNormAdapter (….hpp) = op_kind rmsnorm", "family folder"
   std::vector<std::pair<std::string, const CppArgList*>> entries;  // catalog path, entry
+  const LaunchAbiRules* abi = nullptr;  // the tree's LaunchAbi.cpp rules (null or notRead: the table)
 };
 
 struct BindingCheck {
@@ -28,7 +30,12 @@ struct BindingCheck {
   std::vector<std::string> unused;    // bindings no entry reads
   std::vector<std::string> unstated;  // scalars whose value's C++ type the file does not state (why)
   const NameBinding* focus = nullptr;  // the first binding a problem is about (else none)
+  std::string rules;  // where LaunchAbi's rules came from ("read from …/LaunchAbi.cpp", or the table and why)
 };
+
+// Reads the tree's `aot_catalog_engine/launch/LaunchAbi.cpp` (bindArgs, packArgs) into
+// `facts.launchAbi`; without one (or unreadable), checkBindings uses impactd's table of its rules.
+void readLaunchAbi(TreeFacts& facts, const TreeReader& read);
 
 // Every binding set of the tree, paired; `unpaired` gets the others, each "path function: why".
 std::vector<BindingPair> pairBindings(const TreeFacts& facts, std::vector<std::string>* unpaired = nullptr);

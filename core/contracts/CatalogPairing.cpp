@@ -1,5 +1,6 @@
 #include "contracts/CatalogPairing.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -70,13 +71,29 @@ size_t commonPrefix(const std::string& a, const std::string& b) {
 }
 }  // namespace
 
+std::string catalogWrittenBy(const TreeFacts& facts, const std::string& catalogPath, const std::string& symbol) {
+  const std::string folder = aotFamilyFolder(catalogPath);
+  if (folder.empty()) return "";
+  // The family folder's scripts, then the arch folder's (a generator may write several families).
+  const std::string arch = folder.substr(0, folder.rfind('/', folder.size() - 2) + 1);
+  for (const std::string& dir : {folder, arch})
+    for (auto it = facts.producers.lower_bound(dir); it != facts.producers.end() && it->first.starts_with(dir); ++it) {
+      if (it->first.find('/', dir.size()) != std::string::npos) continue;
+      for (const AotWritten& w : it->second->written)
+        if (w.symbol == symbol) return it->first;
+    }
+  return "";
+}
+
 std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std::string& catalogPath,
                                                const CppArgList& entry, std::string& note) {
   const std::string folder = aotFamilyFolder(catalogPath);
   if (folder.empty() || !entry.catalog) return std::nullopt;
   std::vector<const AotProducer*> producers;
   for (auto it = facts.producers.lower_bound(folder); it != facts.producers.end() && it->first.starts_with(folder); ++it)
-    if (it->first.find('/', folder.size()) == std::string::npos) producers.push_back(it->second.get());
+    if (it->first.find('/', folder.size()) == std::string::npos &&
+        (!it->second->kernels.empty() || !it->second->notRead.empty()))
+      producers.push_back(it->second.get());
   if (producers.empty()) return std::nullopt;
   const std::string& symbol = entry.catalog->symbol;
   const AotProducer* byP = nullptr;
@@ -85,32 +102,63 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
   const AotProduced* nearK = nullptr;
   size_t nearLen = 0;
   std::vector<std::string> unread;
+  std::set<std::pair<std::string, std::string>> builders;  // every builder the producers call
   for (const AotProducer* p : producers) {
     if (!p->notRead.empty()) unread.push_back(absl::StrCat(p->path, ": ", p->notRead));
     for (const AotProduced& k : p->kernels) {
+      builders.insert({k.builderPath, k.builderName});
       if (std::find(k.names.begin(), k.names.end(), symbol) != k.names.end() && !byK) byP = p, byK = &k;
       for (const std::string& n : k.names)
         if (size_t l = commonPrefix(n, symbol); l > nearLen) nearLen = l, nearP = p, nearK = &k;
     }
   }
   CatalogProduced out;
+  const std::map<std::string, std::string>* spec = byK ? &byK->spec : nullptr;
   if (!byK) {
     std::string where = absl::StrJoin(producers, ", ", [](std::string* o, const AotProducer* p) { o->append(p->path); });
     if (!unread.empty()) {
       note = absl::StrCat("not compared: the producer could not be read (", absl::StrJoin(unread, "; "), ")");
       return std::nullopt;
     }
-    // The producer builds no kernel of this symbol (its `.co` is not written): the entry is
-    // compared with the kernel whose symbol is nearest (a spec edit renames it: `_sr`), and the
-    // row says so.
-    if (!nearK || nearLen * 2 < symbol.size()) {
-      note = absl::StrCat("not compared: no kernel the producer ", where, " builds is named ", symbol);
+    // A generator writes the entry (family.json is its output) and the producer names no kernel
+    // at all (its symbols are the compiled artifacts' names, which no reading computes): when every
+    // kernel the producer builds is built by one builder, that builder is the entry's, compared
+    // under the entry's own variant (its symbol's `_persist<N>`); else the folder and symbol say.
+    // A producer that names its kernels and not this one does not write its .co (below).
+    // Does the producer name kernels in this catalog's vocabulary (any entry's symbol among its
+    // names)? A producer whose names are the artifacts' names none of the entries'.
+    std::set<std::string> symbols;
+    if (const FileFacts* cf = facts.find(catalogPath))
+      for (const CppArgList& l : cf->lists)
+        if (l.catalog) symbols.insert(l.catalog->symbol);
+    const bool named = std::any_of(producers.begin(), producers.end(), [&](const AotProducer* p) {
+      return std::any_of(p->kernels.begin(), p->kernels.end(), [&](const AotProduced& k) {
+        return std::any_of(k.names.begin(), k.names.end(), [&](const std::string& n) { return symbols.count(n) > 0; });
+      });
+    });
+    std::string writer = catalogWrittenBy(facts, catalogPath, symbol);
+    if (!writer.empty() && !named) {
+      if (builders.size() != 1) return std::nullopt;
+      for (const AotProducer* p : producers)
+        if (!p->kernels.empty()) byP = p, byK = &p->kernels.front();
+      out.writtenBy = writer;
+    } else if (!nearK || nearLen * 2 < symbol.size()) {
+      note = writer.empty()
+                 ? absl::StrCat("not compared: no producer or generator explains it (no kernel the producer ", where,
+                                " builds is named ", symbol, ", and no generator of the family writes it)")
+                 : absl::StrCat("the producer ", where, " builds no kernel named ", symbol,
+                                " (its .co is not written), though generator ", writer, " writes the entry");
       return std::nullopt;
+    } else {
+      // The producer builds no kernel of this symbol (its `.co` is not written): the entry is
+      // compared with the kernel whose symbol is nearest (a spec edit renames it: `_sr`), and the
+      // row says so.
+      out.note = absl::StrCat("the producer builds no kernel named ", symbol, " (its .co is not written); nearest: ",
+                              nearK->names.front(), writer.empty() ? "" : "; generator " + writer + " writes the entry");
+      byP = nearP;
+      byK = nearK;
+      spec = &byK->spec;
     }
-    out.note = absl::StrCat("the producer builds no kernel named ", symbol, " (its .co is not written); nearest: ",
-                            nearK->names.front());
-    byP = nearP;
-    byK = nearK;
   }
   const FileFacts* bf = facts.find(byK->builderPath);
   const PyBuilder* b = nullptr;
@@ -125,7 +173,8 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
   out.producer = byP;
   out.kernel = byK;
   auto copy = std::make_shared<CppArgList>(entry);
-  for (const auto& [k, v] : byK->spec) copy->spec[k] = v;  // the producer's spec decides
+  if (spec)
+    for (const auto& [k, v] : *spec) copy->spec[k] = v;  // the producer's spec decides
   auto decided = std::make_shared<PyBuilder>(*b);
   std::set<std::string> builderNames;
   for (PyAbi& abi : decided->abis) {
@@ -156,8 +205,13 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
   }
   out.copy = std::move(copy);
   out.decided = std::move(decided);
-  out.pairedBy = absl::StrCat("producer ", byP->path, " builds ", symbol, " with ", byK->builderName,
-                              byK->specClass.empty() ? "" : "(" + byK->specClass + ")", " (line ", byK->at.line + 1, ")");
+  if (!out.writtenBy.empty())
+    out.pairedBy = absl::StrCat("generator ", out.writtenBy, " writes ", symbol, "; producer ", byP->path,
+                                " builds every kernel with ", byK->builderName, " (line ", byK->at.line + 1,
+                                "; the symbol is not computed from a spec)");
+  else
+    out.pairedBy = absl::StrCat("producer ", byP->path, " builds ", symbol, " with ", byK->builderName,
+                                byK->specClass.empty() ? "" : "(" + byK->specClass + ")", " (line ", byK->at.line + 1, ")");
   return out;
 }
 

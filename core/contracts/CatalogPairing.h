@@ -37,7 +37,12 @@ struct CatalogProduced {
   // builder's speaks its vocabulary: its names are compared too (a swap of two i32 is a break).
   std::shared_ptr<const PyBuilder> decided;
   std::string pairedBy, note;
+  std::string writtenBy;  // the generator that writes the entry, when the producer names no kernel so
 };
+
+// The generator (a script of the family folder or the arch folder above it whose run builds
+// catalog entries) that writes the entry `symbol` of this catalog; "" when none does.
+std::string catalogWrittenBy(const TreeFacts& facts, const std::string& catalogPath, const std::string& symbol);
 // Nothing (note empty) when the folder has no producer: the entry pairs by folder and symbol.
 std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std::string& catalogPath,
                                                const CppArgList& entry, std::string& note);

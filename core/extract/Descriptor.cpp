@@ -171,6 +171,12 @@ class LineIndex {
     if (it == lines_.end()) return std::nullopt;
     return it->second;
   }
+  // The line of the bracket that closes the array or object at `pointer`.
+  std::optional<uint32_t> endLine(const std::string& pointer) const {
+    auto it = ends_.find(pointer);
+    if (it == ends_.end()) return std::nullopt;
+    return it->second;
+  }
 
  private:
   struct Frame {
@@ -180,14 +186,15 @@ class LineIndex {
     size_t index = 0;
   };
 
-  void value(uint32_t line) {
+  void value(uint32_t line, bool closing = false) {
     bool wanted = false;
     for (const Frame& f : stack_)
       if (f.object && keys_.count(f.key)) wanted = true;
     if (!wanted) return;
     std::string p;
     for (const Frame& f : stack_) p += "/" + (f.object ? f.key : std::to_string(f.index));
-    lines_.emplace(std::move(p), line);
+    if (closing) ends_[std::move(p)] = line;
+    else lines_.emplace(std::move(p), line);
   }
 
   void scan(std::string_view s) {
@@ -204,7 +211,10 @@ class LineIndex {
         continue;
       }
       if (c == '}' || c == ']') {
-        if (!stack_.empty()) stack_.pop_back();
+        if (!stack_.empty()) {
+          stack_.pop_back();
+          value(line, true);
+        }
         ++i;
         continue;
       }
@@ -242,7 +252,7 @@ class LineIndex {
 
   std::set<std::string> keys_;
   std::vector<Frame> stack_;
-  std::unordered_map<std::string, uint32_t> lines_;
+  std::unordered_map<std::string, uint32_t> lines_, ends_;
 };
 
 std::string str(const json& o, const char* key) {
@@ -362,6 +372,7 @@ void addCatalogEntries(const json& j, const std::string& pointer, std::optional<
       if (l.symbol.empty()) l.symbol = pointer.empty() ? "/" : pointer;
       l.variable = "args_signature";
       l.range = lineRange(idx, pointer + "/args_signature");
+      if (auto end = idx.endLine(pointer + "/args_signature")) l.range.endLine = *end;  // the quick fix rewrites it whole
       l.builderHint = hint;
       if (auto sp = j.find("spec"); sp != j.end()) l.spec = specOf(*sp);
       if (!hint && !folder.first.empty()) {

@@ -30,6 +30,8 @@ ContractRows judgeCatalogBindings(const JudgeContext& cx) {
       if (e->catalog && !e->catalog->arch.empty()) archs.insert(e->catalog->arch);
     }
     for (const std::string& c : catalogs) moved = moved || touched(cx.base, cx.head, c);
+    // LaunchAbi.cpp decides how every binding is packed: an edit of its rules re-judges every set.
+    if (p.abi && p.abi->notRead.empty()) moved = moved || touched(cx.base, cx.head, p.abi->path);
     if (!moved) continue;
     BindingCheck c = checkBindings(p);
     Row r;
@@ -57,6 +59,7 @@ ContractRows judgeCatalogBindings(const JudgeContext& cx) {
       parts.push_back(absl::StrCat("binds every name the ", p.entries.size(), " entries need, as LaunchAbi packs it"));
     if (!c.unused.empty()) parts.push_back("not read by any entry: " + absl::StrJoin(c.unused, ", "));
     if (!c.unstated.empty()) parts.push_back("value type not stated: " + absl::StrJoin(c.unstated, "; "));
+    if (!p.abi || !p.abi->notRead.empty()) parts.push_back(c.rules);  // the fallback is said
     r.message = absl::StrJoin(parts, "; ");
     r.archs.assign(archs.begin(), archs.end());
     if (r.status == Status::Mismatch) out.explained.insert(p.path);

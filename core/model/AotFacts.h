@@ -25,11 +25,35 @@ struct AotProduced {
   SourceRange at;  // the builder's call in the producer (line of the call)
 };
 
+// One catalog entry a script's run built itself (a dict with a "symbol" key, as the
+// `gen_*_family_json.py` generators build family.json): the entry is explained by that script.
+struct AotWritten {
+  std::string symbol;
+  SourceRange at;  // where the symbol string was written
+};
+
 struct AotProducer {
-  std::string path;                  // produce_<family>_co.py
+  std::string path;                  // produce_<family>_co.py (or a generator, gen_*_family_json.py)
   std::vector<AotProduced> kernels;  // in the order the producer builds them
+  std::vector<AotWritten> written;   // the catalog entries its run built (a generator's)
   std::string notRead;               // "": read; else why its kernels are not known (a limit, a raise)
   std::vector<std::string> readThrough;  // the tree's modules the run read
+};
+
+// What the AOT catalog engine's launch/LaunchAbi.cpp does with an entry argument of one catalog
+// type (core/extract/cpp/LaunchAbiRules): the LaunchBindings maps bindArgs looks it up in, in
+// order, and the ScalarValue alternative packArgs std::gets ("" for a pointer's uint64_t).
+struct LaunchAbiRule {
+  std::vector<std::string> maps;
+  std::string alternative;
+  SourceRange at;  // the std::get in packArgs
+};
+struct LaunchAbiRules {
+  std::string path;  // the LaunchAbi.cpp read; "" when the tree has none
+  // catalog type ("ptr", "f32", "i32") -> its rule; "*": packArgs' last `else` (the types no
+  // condition names: i64)
+  std::map<std::string, LaunchAbiRule> byType;
+  std::string notRead;  // "": read; else why its rules are impactd's table
 };
 
 }  // namespace impact

@@ -1,6 +1,9 @@
 #include "server/Navigation.h"
 
 #include "absl/strings/str_cat.h"
+#include <set>
+
+#include "contracts/CatalogBindings.h"
 #include "contracts/kernargs/NameKeyedComparison.h"
 
 namespace impact::server {
@@ -19,26 +22,76 @@ std::string ownerOf(const CppArgList& l) {
   return l.variable.empty() ? "(list)" : l.variable;
 }
 
+// The pair's builder is `b`: itself, or the copy of it a pairing restated (an AOT catalog entry's
+// builder with its producer's spec decided, KernargsPair::ownBuilder).
 bool sameBuilder(const KernargsPair& p, const std::string& path, const PyBuilder* b) {
-  return p.builder && p.builder->path == path && p.builder->builder == b;
+  if (!p.builder || p.builder->path != path) return false;
+  return p.builder->builder == b || (p.ownBuilder && p.builder->builder == p.ownBuilder.get() && p.ownBuilder->name == b->name);
+}
+
+// The name-keyed bindings (an adapter's buildBindings, a test's by hand) of the catalog entries
+// among `pairs` that restate the argument (each entry's own name for it): one site per binding set.
+struct EntryArgName {
+  std::string path;  // the catalog
+  uint32_t line;     // the entry's list
+  std::string name;  // the entry's name for the argument
+};
+void collectBindingSites(const AnalysisState& st, const std::vector<EntryArgName>& entries, ArgCopies& out) {
+  if (entries.empty()) return;
+  std::set<std::string> seenSets;
+  for (const BindingPair& bp : pairBindings(st.headFacts)) {
+    std::string name;
+    for (const EntryArgName& want : entries)
+      for (const auto& [cpath, e] : bp.entries)
+        if (name.empty() && cpath == want.path && e->range.line == want.line) name = want.name;
+    if (name.empty()) continue;
+    if (!seenSets.insert(absl::StrCat(bp.path, "|", bp.set->function, "|", bp.set->variable)).second) continue;
+    ArgSite site;
+    site.path = bp.path;
+    site.owner = absl::StrCat(bp.set->function, " ", bp.set->variable);
+    site.range = bp.set->range;
+    site.status = absl::StrCat("binds no ", name);
+    for (const NameBinding& b : bp.set->bindings)
+      if (b.name == name) {
+        site.range = b.range;
+        site.arg.name = name;
+        site.status = absl::StrCat("binds ", name, " in ", b.map, b.valueType.empty() ? "" : " as " + b.valueType);
+        break;
+      }
+    out.copies.push_back(std::move(site));
+  }
 }
 
 // Every paired copy's view of argument `index` of `abi` in builder `b`.
 void collectCopies(const AnalysisState& st, const std::string& bpath, const PyBuilder* b, const PyAbi* abi, int index,
                    ArgCopies& out) {
   const KernelArg& want = abi->args[index];
+  std::vector<EntryArgName> entries;  // the catalog entries that restate it (for their bindings)
   for (const auto& p : st.headPairs) {
     if (!sameBuilder(p, bpath, b)) continue;
     const CppArgList& list = *p.copy.list;
-    Comparison cmp = compareCopy(*b, list, p.shipped.get());
+    // A restated builder (a catalog entry's, its producer's spec decided) is compared as paired;
+    // its list of the same origin stands for `abi`.
+    const PyBuilder* pb = p.builder->builder;
+    const PyAbi* pabi = abi;
+    if (pb != b)
+      for (const PyAbi& x : pb->abis)
+        if (x.origin == abi->origin) pabi = &x;
+    Comparison cmp = compareCopy(*pb, list, p.shipped.get());
     ArgSite site;
     site.path = p.copy.path;
     site.owner = ownerOf(list);
     site.range = list.range;
     int k = -1;
-    if (cmp.abi == abi) {
+    int pindex = index;
+    if (pabi != abi) {  // the argument's place in the decided list (a conditional left out moves it)
+      pindex = -1;
+      for (size_t i = 0; i < pabi->args.size(); ++i)
+        if (pabi->args[i].name == want.name) pindex = int(i);
+    }
+    if (cmp.abi == pabi && pindex >= 0) {
       for (auto [bi, ci] : cmp.pairs)
-        if (bi == index) k = ci;
+        if (bi == pindex) k = ci;
     } else if (!want.name.empty()) {
       for (size_t j = 0; j < list.args.size(); ++j)
         if (list.args[j].name == want.name) k = int(j);
@@ -53,8 +106,10 @@ void collectCopies(const AnalysisState& st, const std::string& bpath, const PyBu
     site.range = list.args[k].range;
     std::string diff = elementDifference(list, list.args[k], want);
     site.status = diff.empty() ? "agrees" : "differs: " + diff;
+    if (list.catalog) entries.push_back({p.copy.path, list.range.line, entryArg(list.args[k]).first});
     out.copies.push_back(std::move(site));
   }
+  collectBindingSites(st, entries, out);
 }
 
 }  // namespace
@@ -109,7 +164,21 @@ std::optional<ArgCopies> argumentAt(const AnalysisState& st, const std::string& 
       out.index = bi;
       out.list = cmp.abi->origin;
       out.at = list.args[j].range;
-      collectCopies(st, p.builder->path, p.builder->builder, cmp.abi, bi, out);
+      // A restated builder (a catalog entry's, its producer's spec decided): its copies are the
+      // tree's builder's, the argument found there by name.
+      const PyBuilder* tb = p.builder->builder;
+      const PyAbi* tabi = cmp.abi;
+      int ti = bi;
+      if (p.ownBuilder && tb == p.ownBuilder.get())
+        if (const FileFacts* bf = st.headFacts.find(p.builder->path))
+          for (const auto& fb : bf->builders)
+            if (fb.name == tb->name && fb.style == tb->style)
+              for (const auto& fa : fb.abis)
+                if (fa.origin == cmp.abi->origin)
+                  for (size_t i = 0; i < fa.args.size(); ++i)
+                    if (fa.args[i].name == a.name) tb = &fb, tabi = &fa, ti = int(i);
+      out.index = ti;
+      collectCopies(st, p.builder->path, tb, tabi, ti, out);
       return out;
     }
   }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "contracts/kernargs/NameKeyedComparison.h"
 
 namespace impact::server {
 
@@ -89,6 +90,66 @@ std::optional<std::string> rewriteList(const std::string& text, const CppArgList
   if (multiLine) absl::StrAppend(&out, "\n", closeIndent);
   out += "}";
   return out;
+}
+
+std::optional<CatalogRewrite> rewriteCatalogSignature(const std::string& text, const CppArgList& list,
+                                                      const PyAbi& abi) {
+  // A list with an open end (a helper called after the declarations) is written as the comparison
+  // read it: the arguments known, which the comparison found the entry disagreeing with.
+  if (!list.catalog) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> elems;  // name, catalog type
+  for (size_t i = 0; i < abi.args.size(); ++i) {
+    const KernelArg& a = abi.args[i];
+    std::string type = a.kind == "global_buffer" ? "ptr" : kernargs_detail::scalarClass(a, false);
+
+    if (type != "ptr" && type != "f32" && type != "i32" && type != "i64") return std::nullopt;
+    std::string name = a.name;
+    if (!list.named && list.args.size() == abi.args.size()) {
+      const std::string& t = list.args[i].typeText;  // "X: ptr"
+      auto colon = t.rfind(": ");
+      if (colon != std::string::npos) name = t.substr(0, colon);
+    }
+    if (name.empty()) return std::nullopt;
+    elems.push_back({name, type});
+  }
+  const uint32_t first = list.range.line, last = list.range.endLine;
+  size_t to = text.find('\n', offsetOf(text, last, 0));
+  if (to == std::string::npos) to = text.size();
+  std::string lastLine = text.substr(offsetOf(text, last, 0), to - offsetOf(text, last, 0));
+  while (!lastLine.empty() && (lastLine.back() == ' ' || lastLine.back() == '\r')) lastLine.pop_back();
+  const bool comma = !lastLine.empty() && lastLine.back() == ',';
+  const std::string indent = indentOf(text, first);
+  auto elem = [](const std::pair<std::string, std::string>& e) {
+    return absl::StrCat("{\"name\": \"", e.first, "\", \"type\": \"", e.second, "\"}");
+  };
+  std::string out = indent + "\"args_signature\": [";
+  if (first == last) {
+    for (size_t i = 0; i < elems.size(); ++i) absl::StrAppend(&out, i ? ", " : "", elem(elems[i]));
+    out += "]";
+  } else {
+    std::string inner = indent + "    ";
+    if (!list.args.empty() && list.args.front().range.line != first) inner = indentOf(text, list.args.front().range.line);
+    // json.dumps(indent=…) style: each element's keys on lines of their own.
+    const bool expanded = list.args.size() > 1 && list.args[1].range.line > list.args[0].range.line + 1;
+    const std::string step = inner.size() > indent.size() ? inner.substr(indent.size()) : "    ";
+    for (size_t i = 0; i < elems.size(); ++i) {
+      const char* sep = i + 1 < elems.size() ? "," : "";
+      if (expanded)
+        absl::StrAppend(&out, "\n", inner, "{\n", inner, step, "\"name\": \"", elems[i].first, "\",\n", inner, step,
+                        "\"type\": \"", elems[i].second, "\"\n", inner, "}", sep);
+      else
+        absl::StrAppend(&out, "\n", inner, elem(elems[i]), sep);
+    }
+    absl::StrAppend(&out, "\n", indent, "]");
+  }
+  if (comma) out += ",";
+  CatalogRewrite r;
+  r.range.line = first;
+  r.range.col = 0;
+  r.range.endLine = last;
+  r.range.endCol = uint32_t(to - offsetOf(text, last, 0));
+  r.text = std::move(out);
+  return r;
 }
 
 }  // namespace impact::server

@@ -107,6 +107,20 @@ void ImpactServer::codeActions(const std::string& path, Rng range, std::function
           out.push_back(std::move(fix));
         }
       }
+      // A catalog entry (family.json): its args_signature rewritten to the list its spec gives.
+      if (cmp.outcome == Comparison::Outcome::Disagree && cmp.abi && p->copy.list->catalog)
+        if (auto rw = rewriteCatalogSignature(*text, *p->copy.list, *cmp.abi)) {
+          Action fix;
+          fix.title = absl::StrCat("Update ", p->copy.list->catalog->symbol, " args_signature to match ", b.name);
+          fix.kind = "quickfix";
+          fix.preferred = true;
+          fix.editPath = path;
+          fix.edits.push_back({idx.range(rw->range), rw->text});
+          if (auto it = I.published.find(r); it != I.published.end())
+            for (const auto& d : it->second)
+              if (d.rowKey == "kernargs|" + p->copy.key) fix.diagnostics.push_back(d);
+          out.push_back(std::move(fix));
+        }
       mirrorAction(p->builder->path, b.range, b.name);
       for (const auto& q : st->headPairs)
         if (&q != p && q.builder && q.builder->key() == p->builder->key())

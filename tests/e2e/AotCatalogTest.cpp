@@ -64,6 +64,23 @@ TEST(AotCatalog, CheckPairsEveryEntryThroughItsProducer) {
   EXPECT_NE(r.out.find("bindings " + kFamily + "TestRmsNormNumericParity.cpp:117"), std::string::npos) << r.out;
   EXPECT_EQ(count(r.out, "bindings " + kFamily + "TestRmsNormSelection.cpp:"), 2u) << r.out;
   EXPECT_EQ(count(r.out, "binds every name the entries need, as LaunchAbi packs it"), 4u) << r.out;
+  // How each binding is packed is read from the tree's LaunchAbi.cpp (bindArgs, packArgs).
+  EXPECT_EQ(count(r.out, "LaunchAbi's rules read from " + kHkp + "src/engines/aot_catalog_engine/launch/LaunchAbi.cpp"), 4u)
+      << r.out;
+}
+
+// Without LaunchAbi.cpp in the tree, impactd's table of its rules decides, and every binding set says so.
+TEST(AotCatalog, WithoutLaunchAbiTheTableDecidesAndSaysSo) {
+  if (sharedDir().empty()) GTEST_SKIP() << "../shared is absent";
+  SharedTreeRepo repo("aot-catalog");
+  ASSERT_TRUE(repo.ok());
+  repo.git("rm -q " + kHkp + "src/engines/aot_catalog_engine/launch/LaunchAbi.cpp");
+  repo.commit("no LaunchAbi.cpp");
+  RunResult r = impact("check --repo " + shellQuote(repo.dir()));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(count(r.out, "binds every name the entries need, as LaunchAbi packs it"), 4u) << r.out;
+  EXPECT_EQ(count(r.out, "LaunchAbi's rules are impactd's table (no aot_catalog_engine/launch/LaunchAbi.cpp in the tree)"), 4u)
+      << r.out;
 }
 
 struct Mutation {
@@ -123,6 +140,13 @@ TEST(AotCatalog, MutationTable) {
          return out == s ? "" : out;
        },
        "kernargs", catalog, 18},
+      // LaunchAbi's rules are read from its code: packing an i32 from std::get<float> makes every
+      // int64_t binding of M and N (the adapter's and the tests' three sets) throw at launch.
+      {"LaunchAbi packs i32 from float", kHkp + "src/engines/aot_catalog_engine/launch/LaunchAbi.cpp",
+       [&](const std::string& s) {
+         return replaced(s, "static_cast<int32_t>(std::get<int64_t>(value))", "static_cast<int32_t>(std::get<float>(value))");
+       },
+       "catalog-bindings", "", 4},
   };
   std::printf("[aot-catalog] %-42s %-17s %8s %6s\n", "mutation", "contract", "expected", "caught");
   for (const Mutation& m : table) {

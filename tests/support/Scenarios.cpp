@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "support/FixtureRepo.h"
 #include "support/RealCorpus.h"
 #include "support/RecipeCorpus.h"
 #include "support/ReportText.h"
@@ -166,8 +167,18 @@ class Runner {
     } else if (st["report"]) {
       onlyKeys(st, {"report"}, "a report step");
       check(st["report"]);
+    } else if (st["check"]) {  // `impact check`: its listing holds (`contains:`) or lacks (`lacks:`) texts; `exit:` (0)
+      onlyKeys(st, {"check"}, "a check step");
+      const YAML::Node& want = st["check"];
+      onlyKeys(want, {"contains", "lacks", "exit"}, "a check step");
+      RunResult r = impact("check --repo " + shellQuote(repo_.dir()));
+      ASSERT_EQ(r.exitCode, want["exit"] ? want["exit"].as<int>() : 0) << r.err << r.out;
+      if (want["contains"])
+        for (const auto& n : texts(want["contains"], "`contains:`")) EXPECT_NE(r.out.find(n), std::string::npos) << "[" << n << "]\n" << r.out;
+      if (want["lacks"])
+        for (const auto& n : texts(want["lacks"], "`lacks:`")) EXPECT_EQ(r.out.find(n), std::string::npos) << "[" << n << "]\n" << r.out;
     } else {
-      throw ScenarioError("a step that is none of replace, append, write, remove, commit, git, from_empty, report");
+      throw ScenarioError("a step that is none of replace, append, write, remove, commit, git, from_empty, report, check");
     }
   }
 

@@ -377,7 +377,9 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           p.note = note;
         } else if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
           p.builder = cb;
-          p.pairedBy = absl::StrCat("catalog ", path, " folder and symbol");
+          std::string writer = catalogWrittenBy(facts, path, list.catalog->symbol);
+          p.pairedBy = absl::StrCat("catalog ", path, " folder and symbol",
+                                    writer.empty() ? "" : "; written by generator " + writer);
           p.declaration = path;
         } else {
           p.note = note;
