@@ -31,6 +31,10 @@ struct ContractRows {
   std::vector<std::string> notes;  // said once under the rows (what could not be checked)
 };
 
+// kernargs: each copy paired with a builder at the head, and each that paired at the base and
+// pairs with nothing now (KernargRows.cpp).
+ContractRows judgeKernargPairs(const JudgeContext& cx, const std::vector<KernargsPair>& basePairs,
+                               const std::vector<KernargsPair>& headPairs);
 // R2.4: launch_surface entries (python_source symbols and the code they reach, C++ mirrors).
 ContractRows judgeLaunchSurfaces(const JudgeContext& cx);
 // R2.5: descriptor symbol strings vs pack constants; KMD fields read vs declared.
