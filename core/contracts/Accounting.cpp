@@ -13,6 +13,12 @@
 namespace impact {
 namespace {
 
+// A pair's note as a copy's detail: "not compared: " once, whether or not the note says it.
+std::string notComparedDetail(const std::string& note) {
+  static constexpr std::string_view kLead = "not compared: ";
+  return note.starts_with(kLead) ? note : std::string(kLead) + note;
+}
+
 std::string describe(const CppArgList& l) {
   std::string where = l.symbol.empty() ? "" : " in " + l.symbol;
   std::string var = l.variable.empty() ? "" : " `" + l.variable + "`";
@@ -190,7 +196,7 @@ Accounting account(const TreeFacts& facts, const Layout& layout, const std::vect
     AccountedCopy c{AccountedCopy::State::NotCompared, p.copy.path, p.copy.list->range, describe(*p.copy.list), "",
                     p.pairedBy, ""};
     if (!p.builder) {
-      c.detail = "not compared: " + (p.note.empty() ? std::string("pairs with no builder") : p.note);
+      c.detail = notComparedDetail(p.note.empty() ? std::string("pairs with no builder") : p.note);
     } else if (p.copy.list->args.empty() && !p.copy.list->openTail.empty()) {
       // A copy known from its first argument on only (a macro the extractor could not expand):
       // nothing of it is compared.
@@ -221,7 +227,7 @@ Accounting account(const TreeFacts& facts, const Layout& layout, const std::vect
   }
   for (const KernargsPair& p : unpaired)
     a.copies.push_back({AccountedCopy::State::NotCompared, p.copy.path, p.copy.list->range, describe(*p.copy.list), "",
-                        "", "not compared: " + p.note});
+                        "", notComparedDetail(p.note)});
   accountNames(facts, layout, compare, a);
   for (const auto& [path, f] : facts.files)
     for (const SetAside& s : f->setAside)
