@@ -86,7 +86,7 @@ std::string catalogWrittenBy(const TreeFacts& facts, const std::string& catalogP
 }
 
 std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std::string& catalogPath,
-                                               const CppArgList& entry, std::string& note) {
+                                               const CppArgList& entry, std::string& note, bool& unbuilt) {
   const std::string folder = aotFamilyFolder(catalogPath);
   if (folder.empty() || !entry.catalog) return std::nullopt;
   std::vector<const AotProducer*> producers;
@@ -148,11 +148,13 @@ std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std
                                 " builds is named ", symbol, ", and no generator of the family writes it)")
                  : absl::StrCat("the producer ", where, " builds no kernel named ", symbol,
                                 " (its .co is not written), though generator ", writer, " writes the entry");
+      unbuilt = !writer.empty();
       return std::nullopt;
     } else {
       // The producer builds no kernel of this symbol (its `.co` is not written): the entry is
       // compared with the kernel whose symbol is nearest (a spec edit renames it: `_sr`), and the
       // row says so.
+      out.unbuilt = true;
       out.note = absl::StrCat("the producer builds no kernel named ", symbol, " (its .co is not written); nearest: ",
                               nearK->names.front(), writer.empty() ? "" : "; generator " + writer + " writes the entry");
       byP = nearP;

@@ -37,6 +37,7 @@ struct CatalogProduced {
   // builder's speaks its vocabulary: its names are compared too (a swap of two i32 is a break).
   std::shared_ptr<const PyBuilder> decided;
   std::string pairedBy, note;
+  bool unbuilt = false;   // no kernel the producer builds has the entry's symbol (compared with the nearest)
   std::string writtenBy;  // the generator that writes the entry, when the producer names no kernel so
 };
 
@@ -44,8 +45,10 @@ struct CatalogProduced {
 // catalog entries) that writes the entry `symbol` of this catalog; "" when none does.
 std::string catalogWrittenBy(const TreeFacts& facts, const std::string& catalogPath, const std::string& symbol);
 // Nothing (note empty) when the folder has no producer: the entry pairs by folder and symbol.
+// `unbuilt` is set when nothing is returned because the producer builds no kernel of the entry's
+// symbol though a generator writes the entry (its .co is not written).
 std::optional<CatalogProduced> catalogProduced(const TreeFacts& facts, const std::string& catalogPath,
-                                               const CppArgList& entry, std::string& note);
+                                               const CppArgList& entry, std::string& note, bool& unbuilt);
 
 // The builder an entry restates, or nothing with `note` saying what was looked for.
 std::optional<BuilderRef> catalogBuilder(const TreeFacts& facts, const Layout& layout,

@@ -48,6 +48,9 @@ struct KernargsPair {
   // A builder the pairing restated (the builder of an AOT catalog entry with the conditional
   // arguments its producer's spec decides, decided): `builder->builder` points here.
   std::shared_ptr<const PyBuilder> ownBuilder;
+  // An AOT catalog entry whose family's producer builds no kernel of its symbol: its `.co` is not
+  // written, and the catalog engine fails to load the family (a mismatch, KernargRows.cpp).
+  bool unbuilt = false;
 };
 
 // Pairs every copy in the tree with its builder (R2.3). Copies that pair with nothing and

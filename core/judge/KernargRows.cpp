@@ -86,6 +86,16 @@ class PairRows {
     out_.rows.push_back(std::move(r));
   }
 
+  // An AOT catalog entry whose kernel the producer does not build: the catalog engine loads the
+  // family's every entry, so a missing .co fails the family's load (its note says which kernel).
+  void unbuiltEntry(Row& r, const KernargsPair& p) const {
+    r.status = Status::Mismatch;
+    r.message += "; the catalog engine cannot load the family";
+    auto it = baseByCopy_.find(p.copy.key);
+    r.preexisting = it != baseByCopy_.end() && it->second->unbuilt;
+    if (r.preexisting) r.message += " (already so at the base)";
+  }
+
   // A copy that pairs with no builder: its note says why.
   void unpaired(const KernargsPair& p) {
     const std::string& cPath = p.copy.path;
@@ -95,6 +105,7 @@ class PairRows {
     r.status = Status::Changed;
     r.mirror = copyLoc(p.copy);
     r.message = p.note;
+    if (p.unbuilt) unbuiltEntry(r, p);
     r.pairedBy = p.pairedBy;
     r.key = "kernargs|" + p.copy.key;
     r.archs = sortedArchs({archFromPath(cPath)});
@@ -234,6 +245,7 @@ class PairRows {
     const KernargsPair* bp = nullptr;
     if (auto it = baseByCopy_.find(p.copy.key); it != baseByCopy_.end()) bp = it->second;
     decide(r, p, bp, compare(p, bp));
+    if (p.unbuilt && r.status != Status::Mismatch) unbuiltEntry(r, p);
     if (r.status == Status::Inert) return add(std::move(r), {});
     add(std::move(r), {b.path, cPath});
   }

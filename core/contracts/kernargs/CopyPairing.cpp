@@ -364,7 +364,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
       if (list.catalog && !list.builderHint) {
         std::string note;
         // Its family's producer builds it: paired with that builder, compared under that spec.
-        if (auto cp = catalogProduced(facts, path, list, note)) {
+        if (auto cp = catalogProduced(facts, path, list, note, p.unbuilt)) {
           p.builder = cp->builder;
           p.ownBuilder = cp->decided;
           p.builder->builder = p.ownBuilder.get();
@@ -373,6 +373,7 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
           p.pairedBy = cp->pairedBy;
           p.declaration = cp->producer->path;
           p.note = cp->note;
+          p.unbuilt = cp->unbuilt;
         } else if (!note.empty()) {
           p.note = note;
         } else if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
