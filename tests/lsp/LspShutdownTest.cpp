@@ -81,7 +81,12 @@ TEST(LspShutdown, AWorkerThatNeverReturnsDoesNotHoldUpShutdown) {
   const std::string hostile = commitOfAFifoTree(repo);
   repo.git("update-ref refs/heads/feature " + hostile);  // HEAD (feature) now names the FIFO's tree
   LspClient c;
+  size_t from = c.mark();
   c.initialize(repo.dir(), kTargetMain);
+  // The worker has begun (its first task says "starting"); it then reads the head's tree.
+  ASSERT_TRUE(c.waitMethod("impactd/status", &from, [](const Json& p) { return p.value("state", "") == "starting"; },
+                           20000ms))
+      << transcript(c) << c.stderrText();
   shutdownWithinFiveSeconds(c, "with the worker blocked in a read");
   EXPECT_NE(c.stderrText().find(kLeftRunning), std::string::npos) << c.stderrText();
 }
