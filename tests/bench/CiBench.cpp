@@ -141,7 +141,16 @@ int main(int argc, char** argv) {
     else if (a.rfind("--runs=", 0) == 0) runs = std::max(1, std::atoi(a.c_str() + 7));
     else if (a.rfind("--shape=", 0) == 0) shape = a.substr(8);
     else if (a == "--keep") keep = true;
-    else return std::fprintf(stderr, "usage: impact_ci_bench [--scale=N] [--shape=ingestor|surface] [--runs=N] [--keep]\n"), 2;
+    else if (a.rfind("--floor=", 0) == 0) {
+      // The floor alone on a kept fixture: for an instruction count beside impact report's
+      // (valgrind --tool=callgrind impact_ci_bench --floor=DIR).
+      auto f = measureFloor(a.substr(8));
+      if (!f.ok()) return std::fprintf(stderr, "%s\n", std::string(f.status().message()).c_str()), 1;
+      std::printf("floor: parse of %zu surface files (%.1f MB): %.0f ms wall, %.0f ms cpu\n", f->parsed, f->bytes / 1e6,
+                  f->wallMs, f->cpuMs);
+      return 0;
+    }
+    else return std::fprintf(stderr, "usage: impact_ci_bench [--scale=N] [--shape=ingestor|surface] [--runs=N] [--keep] | --floor=DIR\n"), 2;
   }
   if (shape != "ingestor" && shape != "surface")
     return std::fprintf(stderr, "impact_ci_bench: unknown shape '%s' (ingestor, surface)\n", shape.c_str()), 2;
