@@ -62,8 +62,7 @@ bool EmitRunner::stopUntil(OwnedThread::Clock::time_point deadline) {
     if (cancel_) cancel_->store(true);
     running = std::move(thread_);
   }
-  if (running.joinUntil(deadline)) return true;
-  return false;
+  return running.joinUntil(deadline);
 }
 
 }  // namespace impact::server
