@@ -1,5 +1,6 @@
 // impactd: the language server (LSP 3.17 over stdio).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -40,5 +41,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return impact::lsp::runLanguageServer(stdin, stdout, cfg);
+  int code = impact::lsp::runLanguageServer(stdin, stdout, cfg);
+  if (impact::lsp::threadsLeftRunning() > 0) {
+    // A thread blocked in a read or a git operation is still running (it was left at the
+    // shutdown's deadline): end here, without static destructors it might race with.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }
+  return code;
 }

@@ -4,8 +4,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/scripts/setup.sh" >/dev/null
 build="$here/${IMPACT_BUILD_DIR:-build}"
-# --ci [--scale=N]: impact report cold and warm (the extraction cache) against a floor of a
-# single-threaded parse of every surface file plus git diff --name-only (tests/bench/CiBench.cpp).
+# --ci [--scale=N] [--shape=ingestor|surface] [--runs=N]: impact report cold and warm (the extraction
+# cache) against a floor of a single-threaded parse of every surface file plus git diff --name-only
+# (tests/bench/CiBench.cpp); --runs=5 prints medians; --shape=surface is issue 37's 20k-file tree.
 if [ "${1:-}" = "--ci" ]; then
   shift
   cmake --build "$build" --target impact_ci_bench -j "$(nproc)" >/dev/null

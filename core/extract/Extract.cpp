@@ -66,8 +66,7 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
       return extractParsed(path, *SyntaxTree::parse(lang, std::string(content)));
     }
     case FileKind::Manifest: {
-      f.fingerprint = yamlValueFingerprint(content);
-      auto m = parseManifest(content);
+      auto m = parseManifest(content, &f.fingerprint);
       if (m.ok()) f.manifest = std::move(*m);
       else { f.ok = false; f.error = std::string(m.status().message()); }
       break;
@@ -76,8 +75,7 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
       extractDescriptor(path, content, f);
       break;
     case FileKind::GeneratorConfig: {
-      f.fingerprint = yamlValueFingerprint(content);
-      auto c = parseGeneratorConfig(content);
+      auto c = parseGeneratorConfig(content, &f.fingerprint);
       if (c.ok()) f.generator = std::move(*c);
       else { f.ok = false; f.error = std::string(c.status().message()); }
       break;

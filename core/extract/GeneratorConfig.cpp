@@ -1,4 +1,5 @@
 #include "extract/GeneratorConfig.h"
+#include "extract/Manifest.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -323,12 +324,18 @@ class ConfigReader {
 }  // namespace
 
 absl::StatusOr<GeneratorConfig> parseGeneratorConfig(std::string_view content) {
+  return parseGeneratorConfig(content, nullptr);
+}
+
+absl::StatusOr<GeneratorConfig> parseGeneratorConfig(std::string_view content, uint64_t* fingerprint) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(content));
   } catch (const YAML::Exception& e) {
+    if (fingerprint) *fingerprint = yamlValueFingerprint(content);  // the text's hash: it is not YAML
     return absl::InvalidArgumentError(absl::StrCat("line ", e.mark.line + 1, ": ", e.msg));
   }
+  if (fingerprint) *fingerprint = yamlValueFingerprint(root);
   GeneratorConfig c;
   if (!root || root.IsNull()) return c;
   if (!root.IsMap()) return absl::InvalidArgumentError("line 1: a generator config is a YAML mapping");

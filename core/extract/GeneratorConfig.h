@@ -31,5 +31,7 @@ inline constexpr size_t kMaxGeneratorVariants = 50000;
 // not a mapping. Parts that cannot be read (a pack that is not a mapping, a knob set a shape
 // names that does not exist) are listed in `problems`, and the rest is still read.
 absl::StatusOr<GeneratorConfig> parseGeneratorConfig(std::string_view content);
+// The same, and yamlValueFingerprint(content) into *fingerprint, from one parse of the YAML.
+absl::StatusOr<GeneratorConfig> parseGeneratorConfig(std::string_view content, uint64_t* fingerprint);
 
 }  // namespace impact

@@ -129,13 +129,17 @@ std::vector<std::string> moreLocatorSymbols(std::string_view locator) {
   return out;
 }
 
-absl::StatusOr<Manifest> parseManifest(std::string_view content) {
+absl::StatusOr<Manifest> parseManifest(std::string_view content) { return parseManifest(content, nullptr); }
+
+absl::StatusOr<Manifest> parseManifest(std::string_view content, uint64_t* fingerprint) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(content));
   } catch (const YAML::Exception& e) {
+    if (fingerprint) *fingerprint = fnv1a(content);
     return absl::InvalidArgumentError(absl::StrCat("line ", e.mark.line + 1, ": ", e.msg));
   }
+  if (fingerprint) *fingerprint = yamlValueFingerprint(root);
   Manifest m;
   if (!root || root.IsNull()) return m;
   if (!root.IsMap()) return absl::InvalidArgumentError("line 1: a profile is a YAML mapping");
@@ -195,12 +199,15 @@ absl::StatusOr<Manifest> parseManifest(std::string_view content) {
   return m;
 }
 
+uint64_t yamlValueFingerprint(const YAML::Node& root) {
+  uint64_t h = 1469598103934665603ULL;
+  hashNode(root, h);
+  return h;
+}
+
 uint64_t yamlValueFingerprint(std::string_view content) {
   try {
-    YAML::Node root = YAML::Load(std::string(content));
-    uint64_t h = 1469598103934665603ULL;
-    hashNode(root, h);
-    return h;
+    return yamlValueFingerprint(YAML::Load(std::string(content)));
   } catch (const YAML::Exception&) {
     return fnv1a(content);
   }

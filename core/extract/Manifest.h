@@ -8,10 +8,17 @@
 #include "absl/status/statusor.h"
 #include "model/Facts.h"
 
+namespace YAML {
+class Node;
+}
+
 namespace impact {
 
 // Error text: "line N: <yaml-cpp message>" or "launch_surface entry N: <what is wrong>".
 absl::StatusOr<Manifest> parseManifest(std::string_view content);
+// The same, and yamlValueFingerprint(content) into *fingerprint, from one parse of the YAML
+// (a profile is read once per extraction, not twice: issue 37).
+absl::StatusOr<Manifest> parseManifest(std::string_view content, uint64_t* fingerprint);
 
 // Splits a locator "path.py:symbol  trailing prose" into path and symbol ("" when path-only).
 void splitLocator(std::string_view locator, std::string& path, std::string& symbol);
@@ -23,5 +30,7 @@ std::vector<std::string> moreLocatorSymbols(std::string_view locator);
 
 // Fingerprint of the YAML's values: comment, whitespace and layout edits keep it.
 uint64_t yamlValueFingerprint(std::string_view content);
+// The same of a parsed document (yamlValueFingerprint = this of YAML::Load(content)).
+uint64_t yamlValueFingerprint(const YAML::Node& root);
 
 }  // namespace impact

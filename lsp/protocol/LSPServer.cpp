@@ -18,6 +18,7 @@
 #include "protocol/Validate.h"
 #include "cache/DiskCache.h"
 #include "server/ImpactServer.h"
+#include "server/OwnedThread.h"
 
 namespace impact::lsp {
 
@@ -91,9 +92,23 @@ class LSPServer {
       }
     }
     releaseHolds();
-    server_.reset();  // joins the worker before the transport goes away
-    return exitRequested_ && shutdown_ ? 0 : 1;
+    const int code = exitRequested_ && shutdown_ ? 0 : 1;
+    // Stops the worker and every run before the transport goes away, waiting for none of them
+    // past the deadline (issue 37): one that is still running then is left, with the server's
+    // state, and the process ends with _Exit (lsp/main.cpp).
+    if (server_ && !server_->stop(std::chrono::steady_clock::now() + ImpactServer::kShutdownWait)) {
+      log(Level::Error, std::to_string(server::threadsLeftRunning().load()) +
+                            " thread(s) still running at the shutdown's deadline (a read or a git operation that "
+                            "does not return); exiting without them");
+      (void)server_.release();
+      leftRunning_ = true;
+    }
+    server_.reset();
+    std::fflush(stderr);
+    return code;
   }
+  // A thread was left running (it may still call into this object): never destroyed then.
+  bool leftRunning() const { return leftRunning_; }
 
  private:
   enum class Level { Error, Info, Verbose };
@@ -571,7 +586,7 @@ class LSPServer {
   std::mutex emitMu_;
   std::map<std::pair<server::EmitProgress::Task, uint64_t>, json::Value> emitTokens_;  // the runs in progress
   std::unique_ptr<ImpactServer> server_;
-  bool initialized_ = false, shutdown_ = false, exitRequested_ = false;
+  bool initialized_ = false, shutdown_ = false, exitRequested_ = false, leftRunning_ = false;
   ClientSetup client_;  // what initialize said
   std::atomic<int> outgoing_{0}, progressSeq_{0};
 };
@@ -582,8 +597,12 @@ int runLanguageServer(std::FILE* in, std::FILE* out, const ServerConfig& config)
   L::Logger::setLogLevel(config.log == ServerConfig::Log::Verbose ? L::Logger::Level::Debug
                          : config.log == ServerConfig::Log::Info  ? L::Logger::Level::Info
                                                                   : L::Logger::Level::Error);
-  LSPServer s(in, out, config);
-  return s.run();
+  auto s = std::make_unique<LSPServer>(in, out, config);
+  int code = s->run();
+  if (s->leftRunning()) (void)s.release();  // read by a thread still running: the process ends with _Exit
+  return code;
 }
+
+int threadsLeftRunning() { return server::threadsLeftRunning().load(); }
 
 }  // namespace impact::lsp

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 namespace impact::lsp {
 
@@ -20,7 +21,12 @@ struct ServerConfig {
 };
 
 // Serves until `exit` or the end of input. Returns the process exit code: 0 after
-// shutdown + exit, 1 otherwise (LSP 3.17).
+// shutdown + exit, 1 otherwise (LSP 3.17). Shutdown waits for the server's threads at most
+// ImpactServer::kShutdownWait; when one is still running then (threadsLeftRunning() > 0) it is
+// left with what it reads, and the caller must end the process with _Exit, never by running
+// static destructors under it.
 int runLanguageServer(std::FILE* in, std::FILE* out, const ServerConfig& config);
+// How many threads shutdown left running in this process.
+int threadsLeftRunning();
 
 }  // namespace impact::lsp

@@ -45,6 +45,7 @@ class BackgroundEmit {
   void runNow(std::function<void(std::string, std::string)> reply);
   void cancel() { runner_->cancel(); }
   void stop() { runner_->stop(); }  // shutdown: kills the running children
+  bool stopUntil(OwnedThread::Clock::time_point deadline) { return runner_->stopUntil(deadline); }
 
   // The live rows folded with the last document, when it was made for the state's trees.
   FoldedState fold(const AnalysisState& st);

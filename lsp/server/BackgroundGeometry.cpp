@@ -79,7 +79,7 @@ void BackgroundGeometry::start() {
     host_.cb.emitProgress({EmitProgress::Kind::Begin, run, 0, 0, "evaluating", EmitProgress::Task::Geometry});
   host_.status.geometry("0/0");
   host_.log(absl::StrCat("geometry: run ", run, " started"));
-  thread_ = std::thread([this, run, flag, o]() mutable {
+  thread_ = OwnedThread([this, run, flag, o]() mutable {
     o.cancel = flag.get();
     emitter::GeometryStats stats;
     auto doc = std::make_shared<absl::StatusOr<emit::GeometryDocument>>(emitter::runGeometry(o, &stats));
@@ -138,11 +138,15 @@ void BackgroundGeometry::cancel() {
   if (cancel_) cancel_->store(true);
 }
 
-void BackgroundGeometry::stop() {
+bool BackgroundGeometry::stopUntil(OwnedThread::Clock::time_point deadline) {
   stopped_ = true;
-  std::lock_guard<std::mutex> lock(mu_);
-  if (cancel_) cancel_->store(true);
-  if (thread_.joinable()) thread_.join();
+  OwnedThread running;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancel_) cancel_->store(true);
+    running = std::move(thread_);
+  }
+  return running.joinUntil(deadline);
 }
 
 bool BackgroundGeometry::applies(const AnalysisState& st) {

@@ -40,7 +40,10 @@ class BackgroundGeometry {
   // The client cancelled the run's progress: it stops (the next save of an input runs again).
   void cancel();
   // Shutdown (from any thread): cancels the running run and waits for it; nothing starts after.
-  void stop();
+  void stop() { stopUntil(OwnedThread::Clock::time_point::max()); }
+  // The same until `deadline`; false when the run is still going then (left running: the caller
+  // keeps this object alive, server/OwnedThread.h).
+  bool stopUntil(OwnedThread::Clock::time_point deadline);
 
   // Whether the last document was made for the analysed head. A run reads the saved working
   // tree, so a head with unsaved differences from the disk snapshot is not its head; the disk
@@ -59,7 +62,7 @@ class BackgroundGeometry {
   EmitHost host_;
   std::shared_ptr<const emit::GeometryDocument> doc_;
   std::mutex mu_;  // thread_ and cancel_: stop() may come from the server's destructor
-  std::thread thread_;
+  OwnedThread thread_;
   std::shared_ptr<std::atomic<bool>> cancel_;
   uint64_t run_ = 0;
   bool active_ = false;

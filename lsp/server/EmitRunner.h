@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "emit/EmitDocument.h"
 #include "run/Emit.h"
+#include "server/OwnedThread.h"
 
 namespace impact::server {
 
@@ -31,14 +32,17 @@ struct EmitRunEvents {
 class EmitRunner {
  public:
   explicit EmitRunner(EmitRunEvents ev) : ev_(std::move(ev)) {}
-  ~EmitRunner() { stop(); }
+  ~EmitRunner() { stop(); }  // only when no run is left running (else its owner is kept alive)
 
   // Cancels a running run (waits until its children are gone) and starts this one. Returns its number.
   uint64_t start(emitter::EmitOptions opts);
   // Cancels the running run, if any (returns at once; the run ends with a Cancelled error).
   void cancel();
-  // Cancels and waits (shutdown).
-  void stop();
+  // Cancels and waits (shutdown); nothing starts after.
+  void stop() { stopUntil(OwnedThread::Clock::time_point::max()); }
+  // Cancels and waits until `deadline`; false when the run is still going then (it is left
+  // running and reaches this runner: the caller keeps the runner alive, server/OwnedThread.h).
+  bool stopUntil(OwnedThread::Clock::time_point deadline);
   bool running() const { return running_.load(); }
   // How many runs started (a child may or may not have been needed: the cache answers too).
   uint64_t started() const { return seq_.load(); }
@@ -46,7 +50,8 @@ class EmitRunner {
  private:
   EmitRunEvents ev_;
   std::mutex mu_;
-  std::thread thread_;
+  OwnedThread thread_;
+  bool stopped_ = false;
   std::shared_ptr<std::atomic<bool>> cancel_;
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> seq_{0};

@@ -9,20 +9,33 @@ namespace impact::server {
 ImpactServer::ImpactServer(Callbacks cb, Options opts) : impl_(std::make_unique<Impl>(std::move(cb), std::move(opts))) {}
 
 ImpactServer::~ImpactServer() {
+  if (!impl_) return;
+  if (!stop(std::chrono::steady_clock::now() + kShutdownWait))
+    (void)impl_.release();  // a thread still running reads it: kept, the process ends with _Exit
+}
+
+bool ImpactServer::stop(std::chrono::steady_clock::time_point deadline) {
+  Impl& I = *impl_;
+  // Every stop signal first, so the threads wind down together; then the waits, one deadline.
   {
-    std::lock_guard<std::mutex> lock(impl_->watchMu);
-    impl_->stopping = true;
+    std::lock_guard<std::mutex> lock(I.watchMu);
+    I.stopping = true;
   }
-  impl_->watchCv.notify_all();
-  // Any running emitter child group is killed and its thread joined (its end posts a task).
-  impl_->emitter->stop();
-  impl_->geometry->stop();
-  // The worker first: the task it is running may be the one that starts the git watch.
-  impl_->sched.stop();
-  if (impl_->gitWatch.joinable()) impl_->gitWatch.join();
-  std::lock_guard<std::mutex> lock(impl_->reportsMu);
-  for (auto& t : impl_->reports)
-    if (t.thread.joinable()) t.thread.join();
+  I.watchCv.notify_all();
+  I.emitter->cancel();
+  I.geometry->cancel();
+  // The emitter's and the geometry's runs: their cancel flags kill their child groups.
+  bool clean = I.emitter->stopUntil(deadline);
+  clean = I.geometry->stopUntil(deadline) && clean;
+  // The worker: the task it is running may be the one that starts the git watch.
+  const bool worker = I.sched.stopUntil(deadline);
+  // The git watch is started by a worker's task: looked at only once the worker has ended (a
+  // worker left running keeps all of this alive anyway).
+  clean = worker && I.gitWatch.joinUntil(deadline) && clean;
+  std::lock_guard<std::mutex> lock(I.reportsMu);
+  for (auto& t : I.reports) clean = t.joinUntil(deadline) && clean;
+  I.reports.clear();
+  return clean;
 }
 
 void ImpactServer::initialize(const std::string& rootPath, const std::string& target, std::function<void()> done) {
@@ -202,18 +215,13 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
     }
     Layout layout = I.ws.layout();
     std::lock_guard<std::mutex> lock(I.reportsMu);
-    std::erase_if(I.reports, [](Impl::ReportThread& t) {
-      if (!t.done->load()) return false;
-      t.thread.join();
+    std::erase_if(I.reports, [](OwnedThread& t) {
+      if (!t.ended()) return false;
+      t.join();
       return true;
     });
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread th([rr, layout, done, root = I.root, cacheDir = I.opts.cacheDir, progress = std::move(progress), cancelled = std::move(cancelled),
+    I.reports.emplace_back([rr, layout, root = I.root, cacheDir = I.opts.cacheDir, progress = std::move(progress), cancelled = std::move(cancelled),
                     reply = std::move(reply)] {
-      struct MarkDone {
-        std::atomic<bool>& d;
-        ~MarkDone() { d = true; }
-      } mark{*done};
       progress("reading revisions and extracting facts");
       if (cancelled()) return reply(std::nullopt, "cancelled");
       ExtractCache cache;
@@ -224,7 +232,6 @@ void ImpactServer::runImpact(RunRequest req, std::function<void(const std::strin
       progress("rendering");
       reply(RunResult{renderText(*rep), renderJson(*rep), rowLocations(*rep, root, rr.overlay)}, "");
     });
-    I.reports.push_back({std::move(th), done});
   });
 }
 

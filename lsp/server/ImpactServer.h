@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -58,7 +59,16 @@ struct Options {
 class ImpactServer {
  public:
   ImpactServer(Callbacks cb, Options opts = {});
-  ~ImpactServer();
+  ~ImpactServer();  // stop() with a deadline of kShutdownWait
+
+  // Shutdown (issue 37): asks every thread to stop (the worker, the git watch, impact.run's
+  // reports, the emitter's and the geometry's runs: their children are killed), then waits for
+  // each until `deadline`. True when all ended. False when one is still running then (a slow git
+  // operation, a long report, a read that does not return): it is left running, and this
+  // server's state is kept (never freed) because the thread may still read it; the process is
+  // to end with _Exit (lsp/main.cpp). Idempotent.
+  bool stop(std::chrono::steady_clock::time_point deadline);
+  static constexpr std::chrono::milliseconds kShutdownWait{3000};
 
   // Finds the repository at or above rootPath, resolves the target (empty: the upstream of the
   // current branch, else origin/develop, else develop, else main) and analyses the working

@@ -8,14 +8,13 @@ Scheduler::Scheduler() : worker_([this] { loop(); }) {}
 
 Scheduler::~Scheduler() { stop(); }
 
-void Scheduler::stop() {
+bool Scheduler::stopUntil(Clock::time_point deadline) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_ && !worker_.joinable()) return;
     stopping_ = true;
   }
   cv_.notify_all();
-  if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
+  return worker_.joinUntil(deadline);
 }
 
 void Scheduler::post(std::function<void()> task) {

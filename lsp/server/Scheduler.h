@@ -13,6 +13,8 @@
 #include <string>
 #include <thread>
 
+#include "server/OwnedThread.h"
+
 namespace impact::server {
 
 class Scheduler {
@@ -27,7 +29,10 @@ class Scheduler {
   void postDebounced(const std::string& key, std::chrono::milliseconds delay, std::function<void()> task);
   // Runs the debounced task of `key` now (before the next queued task) if one is pending.
   void flush(const std::string& key);
-  void stop();
+  void stop() { stopUntil(Clock::time_point::max()); }
+  // Drops the queue and waits for the running task until `deadline`; false when it is still
+  // running then (its thread is left running: see server/OwnedThread.h).
+  bool stopUntil(Clock::time_point deadline);
 
  private:
   void loop();
@@ -36,7 +41,7 @@ class Scheduler {
   std::deque<std::function<void()>> queue_;
   std::map<std::string, std::pair<Clock::time_point, std::function<void()>>> delayed_;
   bool stopping_ = false;
-  std::thread worker_;
+  OwnedThread worker_;
 };
 
 }  // namespace impact::server

@@ -21,6 +21,7 @@
 #include "server/CopyViews.h"
 #include "server/EmitDiagnostics.h"
 #include "server/GitSignature.h"
+#include "server/OwnedThread.h"
 #include "server/Navigation.h"
 #include "server/Positions.h"
 #include "server/QuickFix.h"
@@ -79,19 +80,17 @@ struct ImpactServer::Impl {
   size_t contentBytes = 0;
 
   // The git watch: polled on its own thread, reported as a task.
-  std::thread gitWatch;
+  OwnedThread gitWatch;
   std::mutex watchMu;
   std::condition_variable watchCv;
   bool stopping = false;
   std::string gitSignature;
 
-  // impact.run threads; a finished one is joined when the next starts, the rest at exit.
-  struct ReportThread {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
+  // impact.run threads; a finished one is joined when the next starts, the rest at exit until
+  // the shutdown's deadline (a report holds copies of what it reads: one still running then is
+  // left running, server/OwnedThread.h).
   std::mutex reportsMu;
-  std::vector<ReportThread> reports;
+  std::vector<OwnedThread> reports;
 
   // The background emitter (R6.6, server/BackgroundEmit.h).
   std::unique_ptr<BackgroundEmit> emitter;
@@ -350,12 +349,15 @@ struct ImpactServer::Impl {
     }
     if (gitWatch.joinable()) return;
     gitSignature = gitStateSignature();
-    gitWatch = std::thread([this] {
+    gitWatch = OwnedThread([this] {
       std::unique_lock<std::mutex> lock(watchMu);
       while (!stopping) {
         watchCv.wait_for(lock, opts.gitPoll);
         if (stopping) break;
+        lock.unlock();  // a slow file system never holds up the shutdown's stop signal
         std::string sig = gitStateSignature();
+        lock.lock();
+        if (stopping) break;
         if (sig != gitSignature) {
           gitSignature = sig;
           sched.post([this] { refreshFromGit(); });

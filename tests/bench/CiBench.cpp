@@ -4,16 +4,22 @@
 //   cold  = `impact report` with an empty cache (the cache is written);
 //   warm  = the same again (every fact from the cache);
 //   each with its wall time, CPU time and peak RSS. Run: bash scripts/bench.sh --ci [--scale=10]
+//   [--shape=ingestor|surface] [--runs=5]: `ingestor` (the default) is 301 surface files beside 20k
+//   unrelated ones; `surface` is issue 37's tree, 13.7k of its 20k files surface files. With
+//   --runs=N every measure is taken N times and the median printed.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "MonorepoGenerator.h"
 #include "git/Repository.h"
@@ -60,45 +66,24 @@ Measure measure(const std::string& cmd) {
 
 double gFloorCpuMs = 1;
 
-void print(const char* what, const Measure& m, double floorMs) {
-  std::printf("%-38s %7.0f ms wall (%5.2fx floor) %7.0f ms cpu (%5.2fx floor) %5ld MB peak RSS (exit %d)\n", what,
-              m.wallMs, m.wallMs / floorMs, m.cpuMs, m.cpuMs / gFloorCpuMs, m.rssMb, m.exit);
-}
+struct Floor {
+  double wallMs = 0, cpuMs = 0, diffMs = 0;
+  size_t parsed = 0, bytes = 0;
+};
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  impact::bench::GeneratorSize size;
-  int scale = 1;
-  bool keep = false;  // --keep: leave the fixture and the cache for profiling
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--scale=", 0) == 0) scale = std::max(1, std::atoi(a.c_str() + 8));
-    if (a == "--keep") keep = true;
-  }
-  size.kernelModules *= scale;
-  size.ukds *= scale;
-  size.cppFiles *= scale;
-  size.unrelatedFiles *= scale;
-  std::string dir = (fs::temp_directory_path() / ("impact-ci-bench-" + std::to_string(::getpid()))).string();
-  std::string cache = dir + "-cache";
-  auto g0 = steady_clock::now();
-  impact::bench::generateMonorepo(dir, size);
-  std::printf("fixture (scale %d): %d kernel modules, %d UKDs, %d C++ files, %d unrelated files (generated in %.1f s)\n",
-              scale, size.kernelModules, size.ukds, size.cppFiles, size.unrelatedFiles, ms(steady_clock::now() - g0) / 1000);
-  std::printf("machine: %u cores\n", std::thread::hardware_concurrency());
-
-  // The floor, in this process: the range's names, then every surface file read and parsed once.
+// The floor, in this process: the range's names, then every surface file read and parsed once.
+absl::StatusOr<Floor> measureFloor(const std::string& dir) {
+  Floor f;
   auto f0 = steady_clock::now();
   double c0 = selfCpuMs();
   Measure diff = measure("git -C '" + dir + "' diff --name-only main...feature > /dev/null");
   auto repo = impact::Repository::open(dir);
-  if (!repo.ok()) return std::fprintf(stderr, "%s\n", std::string(repo.status().message()).c_str()), 1;
+  if (!repo.ok()) return repo.status();
   auto head = (*repo)->resolve("feature");
-  auto snap = head.ok() ? (*repo)->commitSnapshot(*head) : absl::StatusOr<impact::Snapshot>(head.status());
-  if (!snap.ok()) return std::fprintf(stderr, "%s\n", std::string(snap.status().message()).c_str()), 1;
+  if (!head.ok()) return head.status();
+  auto snap = (*repo)->commitSnapshot(*head);
+  if (!snap.ok()) return snap.status();
   impact::Layout layout;
-  size_t parsed = 0, bytes = 0;
   for (const auto& [path, ref] : snap->files) {
     if (!layout.analysed(path)) continue;
     bool py = path.ends_with(".py");
@@ -106,23 +91,115 @@ int main(int argc, char** argv) {
     if (!py && !cpp) continue;
     auto text = snap->read(path);
     if (!text.ok()) continue;
-    bytes += text->size();
+    f.bytes += text->size();
     auto tree = impact::SyntaxTree::parse(py ? impact::Lang::Python : impact::Lang::Cpp, std::move(*text));
-    parsed += tree != nullptr;
+    f.parsed += tree != nullptr;
   }
-  double floorMs = ms(steady_clock::now() - f0);
-  gFloorCpuMs = selfCpuMs() - c0 + diff.cpuMs;
-  std::printf("floor: git diff --name-only %.0f ms + parse of %zu surface files (%.1f MB, one thread) = %.0f ms wall, "
-              "%.0f ms cpu\n",
-              diff.wallMs, parsed, bytes / 1e6, floorMs, gFloorCpuMs);
+  f.wallMs = ms(steady_clock::now() - f0);
+  f.cpuMs = selfCpuMs() - c0 + diff.cpuMs;
+  f.diffMs = diff.wallMs;
+  return f;
+}
+
+template <class T, class F>
+double medianOf(const std::vector<T>& xs, F f) {
+  std::vector<double> v;
+  for (const auto& x : xs) v.push_back(f(x));
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::string loadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+// Every run of one measure, then its median and its ratios to the floor's medians.
+void printRuns(const char* what, const std::vector<Measure>& ms_, double floorMs, double floorCpuMs) {
+  std::string each;
+  for (const auto& m : ms_) each += (each.empty() ? "" : " ") + std::to_string(static_cast<int>(m.wallMs + 0.5));
+  double wall = medianOf(ms_, [](const Measure& m) { return m.wallMs; });
+  double cpu = medianOf(ms_, [](const Measure& m) { return m.cpuMs; });
+  long rss = static_cast<long>(medianOf(ms_, [](const Measure& m) { return double(m.rssMb); }));
+  int exit = ms_.empty() ? -1 : ms_.back().exit;
+  std::printf("%-38s median %7.0f ms wall (%5.2fx floor) %7.0f ms cpu (%5.2fx floor) %5ld MB peak RSS (exit %d) [runs: %s]\n",
+              what, wall, wall / floorMs, cpu, cpu / floorCpuMs, rss, exit, each.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  impact::bench::GeneratorSize size;
+  int scale = 1, runs = 1;
+  bool keep = false;  // --keep: leave the fixture and the cache for profiling
+  std::string shape = "ingestor";
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--scale=", 0) == 0) scale = std::max(1, std::atoi(a.c_str() + 8));
+    else if (a.rfind("--runs=", 0) == 0) runs = std::max(1, std::atoi(a.c_str() + 7));
+    else if (a.rfind("--shape=", 0) == 0) shape = a.substr(8);
+    else if (a == "--keep") keep = true;
+    else if (a.rfind("--floor=", 0) == 0) {
+      // The floor alone on a kept fixture: for an instruction count beside impact report's
+      // (valgrind --tool=callgrind impact_ci_bench --floor=DIR).
+      auto f = measureFloor(a.substr(8));
+      if (!f.ok()) return std::fprintf(stderr, "%s\n", std::string(f.status().message()).c_str()), 1;
+      std::printf("floor: parse of %zu surface files (%.1f MB): %.0f ms wall, %.0f ms cpu\n", f->parsed, f->bytes / 1e6,
+                  f->wallMs, f->cpuMs);
+      return 0;
+    }
+    else return std::fprintf(stderr, "usage: impact_ci_bench [--scale=N] [--shape=ingestor|surface] [--runs=N] [--keep] | --floor=DIR\n"), 2;
+  }
+  if (shape != "ingestor" && shape != "surface")
+    return std::fprintf(stderr, "impact_ci_bench: unknown shape '%s' (ingestor, surface)\n", shape.c_str()), 2;
+  std::string dir = (fs::temp_directory_path() / ("impact-ci-bench-" + std::to_string(::getpid()))).string();
+  std::string cache = dir + "-cache";
+  auto g0 = steady_clock::now();
+  if (shape == "surface") {
+    impact::bench::generateSurfaceMonorepo(dir, scale);
+    std::printf("fixture (shape surface, scale %d): 100 ops (builders, packs, pins, KDPs, profile YAMLs), %d Python, "
+                "%d C++, %d Markdown files; a 3-file change (generated in %.1f s)\n",
+                scale, 6800 * scale, 6900 * scale, 6700 * scale, ms(steady_clock::now() - g0) / 1000);
+  } else {
+    size.kernelModules *= scale;
+    size.ukds *= scale;
+    size.cppFiles *= scale;
+    size.unrelatedFiles *= scale;
+    impact::bench::generateMonorepo(dir, size);
+    std::printf("fixture (shape ingestor, scale %d): %d kernel modules, %d UKDs, %d C++ files, %d unrelated files "
+                "(generated in %.1f s)\n",
+                scale, size.kernelModules, size.ukds, size.cppFiles, size.unrelatedFiles, ms(steady_clock::now() - g0) / 1000);
+  }
+  std::printf("machine: %u cores, load average %s\n", std::thread::hardware_concurrency(), loadAverage().c_str());
 
   std::string report = std::string(IMPACT_BIN_DIR) + "/impact report --repo '" + dir + "' --base main --head feature";
-  fs::remove_all(cache);
-  print("impact report --no-cache", measure(report + " --no-cache > /dev/null"), floorMs);
-  print("impact report (cold: empty cache)", measure(report + " --cache '" + cache + "' > /dev/null"), floorMs);
-  print("impact report (warm: cache filled)", measure(report + " --cache '" + cache + "' > /dev/null"), floorMs);
-  print("impact report (warm, --format sarif)", measure(report + " --cache '" + cache + "' --format sarif > /dev/null"),
-        floorMs);
+  std::vector<Floor> floors;
+  std::vector<Measure> none, cold, warm, sarif;
+  for (int r = 0; r < runs; ++r) {
+    auto f = measureFloor(dir);
+    if (!f.ok()) return std::fprintf(stderr, "%s\n", std::string(f.status().message()).c_str()), 1;
+    floors.push_back(*f);
+    none.push_back(measure(report + " --no-cache > /dev/null"));
+    fs::remove_all(cache);
+    cold.push_back(measure(report + " --cache '" + cache + "' > /dev/null"));
+    warm.push_back(measure(report + " --cache '" + cache + "' > /dev/null"));
+    sarif.push_back(measure(report + " --cache '" + cache + "' --format sarif > /dev/null"));
+  }
+  double floorMs = medianOf(floors, [](const Floor& f) { return f.wallMs; });
+  gFloorCpuMs = medianOf(floors, [](const Floor& f) { return f.cpuMs; });
+  std::string each;
+  for (const auto& f : floors) each += (each.empty() ? "" : " ") + std::to_string(static_cast<int>(f.wallMs + 0.5));
+  std::printf("floor: git diff --name-only %.0f ms + parse of %zu surface files (%.1f MB, one thread): median %.0f ms "
+              "wall, %.0f ms cpu [runs: %s]\n",
+              medianOf(floors, [](const Floor& f) { return f.diffMs; }), floors[0].parsed, floors[0].bytes / 1e6, floorMs,
+              gFloorCpuMs, each.c_str());
+  printRuns("impact report --no-cache", none, floorMs, gFloorCpuMs);
+  printRuns("impact report (cold: empty cache)", cold, floorMs, gFloorCpuMs);
+  printRuns("impact report (warm: cache filled)", warm, floorMs, gFloorCpuMs);
+  printRuns("impact report (warm, --format sarif)", sarif, floorMs, gFloorCpuMs);
+  std::printf("load average after: %s\n", loadAverage().c_str());
   std::error_code ec;
   uintmax_t cacheBytes = 0;
   size_t entries = 0;

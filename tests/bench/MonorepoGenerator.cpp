@@ -48,7 +48,7 @@ std::string builderSource(int i, bool extra) {
   return s;
 }
 
-std::string packSource(int i) {
+std::string packSource(int i, bool extra = false) {
   std::string s = absl::StrCat(
       "// Copyright (c) Advanced Micro Devices, Inc.\n#include <vector>\n\nnamespace hipdnn_kernel_provider::ingestor\n{\n"
       "namespace\n{\nconstexpr auto PTR = static_cast<uint32_t>(sizeof(void*));\n"
@@ -63,6 +63,7 @@ std::string packSource(int i) {
     absl::StrAppend(&s, "        {\"by_value\", ", k % 2 ? "F32" : "I32", ", ", off, ", \"s", k, "\"},\n");
     off += 4;
   }
+  if (extra) absl::StrAppend(&s, "        {\"by_value\", I32, ", off, ", \"window_left\"},\n");
   s += "    };\n}\n} // namespace\n} // namespace hipdnn_kernel_provider::ingestor\n";
   return s;
 }
@@ -75,6 +76,76 @@ std::string pinSource(int i) {
     absl::StrAppend(&s, "        KernelArgument{\"by_value\", 4, ", off, ", \"\"},\n");
   absl::StrAppend(&s, "    };\n}\n} // namespace\n\nTEST(Test", camel(i), "Signature, Matches)\n{\n    EXPECT_EQ(expectedSignature().size(), ",
                   4 + scalarCount(i), "U);\n}\n");
+  return s;
+}
+// A Python module of the rocKE tree that declares no kernel: 40 to 160 lines of classes,
+// dataclasses and functions that call each other.
+std::string pythonModule(int i) {
+  std::string s = absl::StrCat("\"\"\"Module ", i, ": tiling and dispatch helpers.\"\"\"\n\nfrom __future__ import annotations\n\n",
+                               "import math\nfrom dataclasses import dataclass, field\n\n",
+                               "from rocke.core.ir import F32, I32\n\n\n@dataclass(frozen=True)\nclass Config", i, ":\n",
+                               "    block_m: int = 64\n    block_n: int = 64\n    num_warps: int = 4\n",
+                               "    stages: list = field(default_factory=lambda: [1, 2, ", i % 5 + 3, "])\n\n",
+                               "    def tiles(self, m: int, n: int) -> int:\n",
+                               "        return math.ceil(m / self.block_m) * math.ceil(n / self.block_n)\n\n\n",
+                               "def choose_", i, "(m, n, k, *, dtype=\"bf16\"):\n    if m * n < 4096:\n",
+                               "        return Config", i, "(32, 32, 2)\n    if k > 1024 and dtype in (\"bf16\", \"fp16\"):\n",
+                               "        return Config", i, "(128, 64, 8)\n    return Config", i, "()\n");
+  for (int k = 0; k < 4 + 3 * (i % 7); ++k)
+    absl::StrAppend(&s, "\n\ndef rule_", k, "(spec, table={\"a\": ", k, ", \"b\": [", k, ", ", i, "]}):\n",
+                    "    \"\"\"Rule ", k, ".\"\"\"\n    if getattr(spec, \"causal\", False):\n",
+                    "        return choose_", i, "(spec.m, spec.n, spec.k + ", k, ")\n",
+                    "    return [x * ", k, " for x in table[\"b\"] if x > ", k % 3, "]\n");
+  return s;
+}
+
+// A C++ source or header of the provider or the plugin SDK: a class, tables in initializer
+// lists, calls; 40 to 140 lines.
+std::string cppSource(int i, bool header) {
+  std::string s = absl::StrCat("// Copyright (c) Advanced Micro Devices, Inc. All rights reserved.\n",
+                               header ? "#pragma once\n" : "", "#include <cstdint>\n#include <string>\n#include <vector>\n\n",
+                               "namespace hipdnn_kernel_provider::part", i % 50, "\n{\n\nclass Stage", i, "\n{\npublic:\n",
+                               "    explicit Stage", i, "(int n) : _n(n) {}\n",
+                               "    int run(const std::vector<int>& xs) const\n    {\n        int s = 0;\n",
+                               "        for(int x : xs)\n            s += x * _n;\n        return s;\n    }\n\n",
+                               "private:\n    int _n;\n};\n\n");
+  for (int k = 0; k < 3 + 2 * (i % 6); ++k)
+    absl::StrAppend(&s, "inline std::vector<std::pair<std::string, int64_t>> table", i, "_", k, "()\n{\n",
+                    "    return {{\"block_m\", ", 64 + k, "}, {\"block_n\", ", 32 + k, "}, {\"stage\", ", k, "}};\n}\n\n",
+                    "inline int apply", i, "_", k, "(int x)\n{\n    auto t = Stage", i, "(x + ", k, ");\n",
+                    "    return t.run({1, 2, ", k, "}) + static_cast<int>(table", i, "_", k, "().size());\n}\n\n");
+  absl::StrAppend(&s, "} // namespace hipdnn_kernel_provider::part", i % 50, "\n");
+  return s;
+}
+
+// A profile YAML (launch-surface manifest) of op i, in the real profiles' form (keys, nested
+// bindings, KMD fields, folded prose), about 150 lines.
+std::string profileYaml(int i, bool changed) {
+  const char* fields[] = {"dtype", "head_size", "num_query_heads", "num_kv_heads", "causal", "ragged",
+                          "sliding_window", "batch", "seqlen_q", "seqlen_kv", "block_m", "block_n"};
+  std::string s = absl::StrCat("# Profile: gfx950 op ", i, "\n#\n# Drives dispatch_parity.py and knob_sweep.py.\n\n",
+                               "arch: gfx950\nslug: gfx950_op_", i, "\nprovider_root: dnn-providers/hip-kernel-provider\n\n",
+                               "source: kernels/gfx950/op_", i, ".py\nbuilder: build_op_", i, "\n\n",
+                               "dispatch:\n  module: dispatch.op_", i, ".gfx950\n  function: spec_for_request\n\n",
+                               "request:\n  module: dispatch.common\n  class: OpRequest\n  defaults:\n    arch: gfx950\n",
+                               "    persistent: \"", changed ? "on" : "off", "\"\n\n",
+                               "predicate:\n  module: kernels.gfx950.op_", i, "\n  function: supports_op_", i, "\n\n",
+                               "metadata_fields:\n");
+  for (const char* f : fields) absl::StrAppend(&s, "  - ", f, "\n");
+  s += "\nspecialization:\n  metadata_fields:\n";
+  for (const char* f : fields) absl::StrAppend(&s, "    - ", f, "\n");
+  s += "  matcher_only_fields: []\n  vocabulary:\n    dtype:\n      bf16: BF16\n      fp16: FP16\n  bindings:\n";
+  for (const char* f : fields) absl::StrAppend(&s, "    ", f, ":\n      field: ", f, "\n");
+  absl::StrAppend(&s, "\ndialect: packaged\nauthored_subpath: rocKE/gfx950_op_", i, "\n\nengine:\n",
+                  "  name: \"hipkernel:Gfx950Op", i, "\"\n  sdk_version: \"1.0.0\"\n  heuristic: native\n\nkmd_fields:\n");
+  for (const char* f : fields)
+    absl::StrAppend(&s, "  - name: ", f, "\n    type: ", std::string_view(f) == "dtype" ? "string" : "int\n    default_value: 64",
+                    "\n");
+  s += "\nkernel_source_kind: rocke\nworkspace_policy: none\n\nsweep:\n";
+  for (const char* f : {"block_m", "block_n", "lds_pad"})
+    absl::StrAppend(&s, "  ", f, ":\n    values: [32, 64, 128, 256]\n    hazard: >\n",
+                    "      Moves with the other tile sizes. Catalog tiles satisfy block_m % block_n == 0\n",
+                    "      and static LDS within 163,840 bytes; an arm that builds is not thereby legal.\n");
   return s;
 }
 }  // namespace
@@ -118,6 +189,66 @@ std::string generateMonorepo(const std::string& dir, const GeneratorSize& size) 
   write(dir, builderModule(0), builderSource(0, true));
   sh(g + "commit -q -am 'op_0: window_left'");
   // Packed, as a clone is; and no automatic gc left running beside what is measured.
+  sh(g + "-c gc.autoDetach=false gc -q");
+  return builderModule(0);
+}
+
+std::string generateSurfaceMonorepo(const std::string& dir, int scale) {
+  if (fs::exists(dir)) throw std::runtime_error(dir + " exists");
+  fs::create_directories(dir);
+  const std::string configs = "projects/hipdnn/tools/IngestorGenerator/configs/";
+  const std::string sdk = "projects/hipdnn/plugin_sdk/include/hipdnn_plugin_sdk/";
+  const int ops = 100;  // builders, packs, pins, KDPs (1,000 UKDs), profiles: the contracts
+  write(dir, kHkp + "/rocke/platform/python/rocke/core/ir.py", "class IRBuilder:\n    pass\n");
+  for (int i = 0; i < ops; ++i) {
+    write(dir, builderModule(i), builderSource(i, false));
+    write(dir, absl::StrCat(kPacks, "/", camel(i), "Native.cpp"), packSource(i));
+    write(dir, pinFile(i), pinSource(i));
+    write(dir, absl::StrCat(configs, "gfx950_op_", i, ".profile.yaml"), profileYaml(i, false));
+    std::string j = absl::StrCat("{\"version\":\"1.0\",\"id\":\"kdp-", i, "\",\"name\":\"hipkernel:op_", i,
+                                 "\",\"kernelDescriptors\":[");
+    for (int u = 0; u < 10; ++u)
+      absl::StrAppend(&j, u ? "," : "", "{\"version\":\"1.0\",\"id\":\"ukd-", i * 10 + u, "\",\"name\":\"op_", i, ".v", u,
+                      "\",\"kernel_source\":{\"kind\":\"rocke\",\"source\":\"kernels/gfx950/op_", i,
+                      ".py\",\"builder\":\"build_op_", i, "\",\"spec\":{\"m\":", 64 * (u + 1),
+                      ",\"use_bias\":false}},\"metadata\":{\"m\":", 64 * (u + 1), "}}");
+    j += "],\"arch\":[\"gfx950\"]}\n";
+    write(dir, absl::StrCat(kDesc, "/op_", i, "/op_", i, ".kdp.json"), j);
+  }
+  // Python: 6.8k modules in all (kernels' helpers, dispatch and tests of the library, the platform).
+  const char* arches[] = {"gfx942", "gfx950", "gfx90a", "gfx1201"};
+  for (int i = 0; i < 6699 * scale; ++i) {
+    std::string path = i % 5 == 0   ? absl::StrCat(kLib, "/kernels/", arches[i % 4], "/util_", i, ".py")
+                       : i % 5 == 1 ? absl::StrCat(kLib, "/dispatch/d", i % 40, "/m_", i, ".py")
+                       : i % 5 == 2 ? absl::StrCat(kLib, "/tests/t", i % 40, "/test_", i, ".py")
+                                    : absl::StrCat(kHkp, "/rocke/platform/python/rocke/p", i % 60, "/m_", i, ".py");
+    write(dir, path, pythonModule(i));
+  }
+  // C++: 6.9k files in all (the provider's sources and tests, the plugin SDK's headers).
+  for (int i = 0; i < 6700 * scale; ++i) {
+    bool header = i % 3 == 0;
+    std::string path = i % 7 == 0 ? absl::StrCat(sdk, "s", i % 30, "/Sdk", i, ".hpp")
+                       : i % 7 < 4 ? absl::StrCat(kHkp, "/src/engines/e", i % 45, "/Part", i, header ? ".hpp" : ".cpp")
+                                   : absl::StrCat(kHkp, "/src/tests/e", i % 45, "/TestPart", i, ".cpp");
+    write(dir, path, cppSource(i, header || i % 7 == 0));
+  }
+  // Markdown: 6.7k, a tenth under the provider.
+  const char* projects[] = {"rocblas", "miopen", "hipblaslt", "rocfft", "hipcub", "rocprim"};
+  for (int i = 0; i < 6700 * scale; ++i)
+    write(dir,
+          i % 10 == 0 ? absl::StrCat(kHkp, "/docs/d", i % 20, "/page_", i, ".md")
+                      : absl::StrCat("projects/", projects[i % 6], "/docs/s", i % 50, "/page_", i, ".md"),
+          absl::StrCat("# Page ", i, "\n\nSome prose about the library, its build and its tests.\n"));
+  std::string g = "git -C '" + dir + "' -c user.name=bench -c user.email=bench@example.invalid -c commit.gpgsign=false -c gc.auto=0 ";
+  sh(g + "init -q -b main");
+  sh(g + "add -A");
+  sh(g + "commit -q -m base");
+  sh(g + "checkout -q -b feature");
+  // The 3-file change: the builder gains an argument, its pack follows, its profile changes.
+  write(dir, builderModule(0), builderSource(0, true));
+  write(dir, absl::StrCat(kPacks, "/", camel(0), "Native.cpp"), packSource(0, true));
+  write(dir, absl::StrCat(configs, "gfx950_op_0.profile.yaml"), profileYaml(0, true));
+  sh(g + "commit -q -am 'op_0: window_left'");
   sh(g + "-c gc.autoDetach=false gc -q");
   return builderModule(0);
 }

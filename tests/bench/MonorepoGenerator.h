@@ -18,6 +18,12 @@ struct GeneratorSize {
 // the feature branch edits (repository-relative).
 std::string generateMonorepo(const std::string& dir, const GeneratorSize& size);
 
+// The tree of issue 37's report (another shape): ~20k files of which ~13.7k are surface files
+// under dnn-providers/ and projects/hipdnn/ — 6.9k C++ and 6.8k Python (times `scale`), 100
+// profile YAMLs, 6.7k Markdown — and a 3-file change on the feature branch (a builder gains an
+// argument, its pack follows, its profile changes; the pin does not follow).
+std::string generateSurfaceMonorepo(const std::string& dir, int scale = 1);
+
 std::string builderModule(int i);  // "…/kernels/gfx950/op_<i>.py"
 std::string pinFile(int i);        // "…/TestGfx950Op<i>Signature.cpp"
 
