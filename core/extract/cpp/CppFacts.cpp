@@ -74,15 +74,15 @@ void recordMacroFailures(const cpp::Ctx& c, const cpp::MacroExpansion& mx, std::
   }
 }
 
-// An `#if` arm not decided with elements of a list inside it (issue 36 item 3): the list is open
-// from its first such element, saying which directive (a whole list inside an arm is read as its
-// own copy: nothing to do).
+// An `#if` arm not decided with elements of a list inside it, the list starting outside it (issue
+// 36 item 3): the list is open from its first such element, saying which directive (a list that
+// starts inside an arm is read as that arm's own copy).
 void openAtUndecidedArms(const cpp::MacroExpansion& mx, std::vector<CppArgList>& lists) {
   for (CppArgList& l : lists) {
     size_t cut = l.args.size();
     const cpp::UndecidedArm* which = nullptr;
     for (const cpp::UndecidedArm& arm : mx.undecided) {
-      if (arm.line <= l.range.line || arm.line >= l.range.endLine) continue;
+      if (arm.line <= l.range.line && l.range.line <= arm.lastLine) continue;  // the list starts inside it
       for (size_t k = 0; k < cut; ++k)
         if (l.args[k].range.line >= arm.firstLine && l.args[k].range.line <= arm.lastLine) {
           cut = k;

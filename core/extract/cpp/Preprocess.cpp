@@ -362,10 +362,10 @@ class Pass {
         if (is(ts_node_named_child(n, i), "identifier")) name = std::string(t.text(ts_node_named_child(n, i)));
       return definedVal(name, at, arms, false);
     }
-    if (ty == "preproc_call_expression") return expanded(t, n, at, arms, depth);
-    if (ty == "preproc_parenthesized_expression" && ts_node_named_child_count(n) == 1)
+    if (ty == "preproc_call_expression" || ty == "call_expression") return expanded(t, n, at, arms, depth);
+    if ((ty == "preproc_parenthesized_expression" || ty == "parenthesized_expression") && ts_node_named_child_count(n) == 1)
       return evalNode(t, ts_node_named_child(n, 0), at, arms, depth);
-    if (ty == "preproc_unary_expression") {
+    if (ty == "preproc_unary_expression" || ty == "unary_expression") {
       std::string op(t.text(field(n, "operator")));
       TSNode arg = field(n, "argument");
       // `!defined(GUARD)` of an include guard.
@@ -384,7 +384,7 @@ class Pass {
       if (op == "~") return knownVal(~v.v);
       return v;
     }
-    if (ty == "preproc_binary_expression") {
+    if (ty == "preproc_binary_expression" || ty == "binary_expression") {
       std::string op(t.text(field(n, "operator")));
       Val l = evalNode(t, field(n, "left"), at, arms, depth);
       if (op == "&&" && l.known && !l.v) return knownVal(0);
