@@ -63,7 +63,7 @@ void recordMacroFailures(const cpp::Ctx& c, const cpp::MacroExpansion& mx, std::
       }
       placed = true;
     }
-    if (placed) continue;
+    if (placed || !s.standalone) continue;
     CppArgList l;
     l.form = CppArgList::Form::Static;
     l.symbol = symbol;

@@ -300,6 +300,9 @@ void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<Macr
     site.range = {pt.row, pt.column, pt.row, ts_node_end_point(n).column};
     site.failure = absl::StrCat(name, " is no macro or function of this file (a macro of a header not read: ", headers, ")");
     site.kernelArgument = true;
+    TSNode call = ts_node_parent(n);
+    TSNode holder = ts_node_is_null(call) ? call : ts_node_parent(call);
+    site.standalone = !ts_node_is_null(holder) && is(holder, "initializer_list");
     sites.push_back(std::move(site));
     at.insert(pt.row);
     return true;

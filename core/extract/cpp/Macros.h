@@ -76,6 +76,10 @@ struct MacroSite {
   // Whether the invocation builds KernelArguments (a macro it reaches mentions the type, or the
   // declaration or function around it does): a failed one is a copy impactd could not read.
   bool kernelArgument = false;
+  // Whether, placed in no list, it is a copy of its own "not read": every macro invocation; a call
+  // of a name no file read defines only as an element of a braced list (a statement calling
+  // `throwPluginError(...)` of a header not read is no copy).
+  bool standalone = true;
 };
 
 struct MacroExpansion {
