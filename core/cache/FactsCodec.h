@@ -17,7 +17,7 @@
 
 namespace impact {
 
-inline constexpr uint32_t kFactsCodecVersion = 20;
+inline constexpr uint32_t kFactsCodecVersion = 21;
 
 // The facts without their path (a cache entry is shared by every path with the same content
 // and extraction kind). A flat binary encoding, one field list per struct (FactsCodec.cpp).

@@ -16,7 +16,14 @@ void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<Kernel
   bool bo = builderOpen(abi), co = copyOpen(copy);
   // Both open: the helper's block and the pack are the same trailing block (the conv family's
   // problem arguments), so the arguments before them correspond one to one, count included.
-  if (bo && co) return;
+  // Unless the copy is open before its end (a macro or `#if` arm not read): the prefixes then.
+  if (bo && co && !copy.openBefore) return;
+  if (bo && co) {
+    size_t n = std::min(b.size(), c.size());
+    b.resize(n);
+    c.resize(n);
+    return;
+  }
   if (bo && c.size() >= b.size()) {
     c.resize(b.size());
   } else if (co && b.size() >= c.size()) {

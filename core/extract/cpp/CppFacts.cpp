@@ -60,6 +60,7 @@ void recordMacroFailures(const cpp::Ctx& c, const cpp::MacroExpansion& mx, std::
       if (l.openTail.empty() || known < l.args.size()) {
         l.args.resize(known);
         l.openTail = absl::StrCat("the arguments from #", known + 1, " on: ", what);
+        l.openBefore = true;
       }
       placed = true;
     }
@@ -93,6 +94,7 @@ void openAtUndecidedArms(const cpp::MacroExpansion& mx, std::vector<CppArgList>&
     if (!which) continue;
     l.args.resize(cut);
     l.openTail = absl::StrCat("the arguments from #", cut + 1, " on: ", which->why);
+    l.openBefore = true;
   }
 }
 
