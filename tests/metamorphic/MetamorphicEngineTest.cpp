@@ -11,7 +11,7 @@
 // silently short. Idioms the catalogue lists as `short` (today's silent drops, issue 36 item 1)
 // are kept out of the random pool and probed alone: the table says whether each still is.
 //
-// Budget: IMPACT_METAMORPHIC_BUDGET seconds per test (default 20; every builder and launch gets
+// Budget: IMPACT_METAMORPHIC_BUDGET seconds per test (default 12; every builder and launch gets
 // at least one seed); seeds start at IMPACT_METAMORPHIC_SEED (default 1). A failing seed prints
 // the rewritten file, the seed and the idioms: `python3 tests/metamorphic/metamorph.py py FILE SEED
 // --pool POOL` rewrites it again.
@@ -44,7 +44,7 @@ std::string engineDir() { return IMPACT_METAMORPHIC_DIR; }
 
 double budgetSeconds() {
   const char* b = std::getenv("IMPACT_METAMORPHIC_BUDGET");
-  return b && *b ? std::atof(b) : 20.0;
+  return b && *b ? std::atof(b) : 12.0;
 }
 
 long baseSeed() {
