@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "extract/Extract.h"
 #include "extract/python/DeclEval.h"
 #include "extract/python/Nodes.h"
 #include "parse/Syntax.h"
@@ -19,6 +20,81 @@ bool hasOpenTail(const FileFacts& f) {
     for (const PyAbi& a : b.abis)
       if (!a.tailModule.empty()) return true;
   return false;
+}
+
+// A C++ file with copies and includes: the macros of the tree's headers it includes may make its
+// lists (issue 36 item 3).
+bool readsHeaders(const FileFacts& f) {
+  return f.kind == FileKind::Cpp && !f.symbols.includes.empty() &&
+         (!f.lists.empty() || !f.nameArrays.empty() || !f.setAside.empty());
+}
+
+bool mayFollow(const FileFacts& f) { return hasOpenTail(f) || readsHeaders(f); }
+
+// `a/b/../c` -> `a/c`; "" when it climbs out of the tree.
+std::string normalPath(const std::string& p) {
+  std::vector<std::string> parts;
+  size_t i = 0;
+  while (i <= p.size()) {
+    size_t j = p.find('/', i);
+    if (j == std::string::npos) j = p.size();
+    std::string part = p.substr(i, j - i);
+    if (part == "..") {
+      if (parts.empty()) return "";
+      parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    i = j + 1;
+  }
+  std::string out;
+  for (const auto& x : parts) out += (out.empty() ? "" : "/") + x;
+  return out;
+}
+
+// Where `#include "written"` of `includer` is looked for in the tree, in order: beside the
+// includer, then `<folder>/include/written` and `<folder>/written` for each folder above it.
+std::vector<std::string> includeCandidates(const std::string& includer, const std::string& written) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& p) {
+    std::string n = normalPath(p);
+    if (!n.empty() && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  std::string dir = includer.substr(0, includer.rfind('/') == std::string::npos ? 0 : includer.rfind('/'));
+  add(dir.empty() ? written : dir + "/" + written);
+  for (;;) {
+    add(dir.empty() ? "include/" + written : dir + "/include/" + written);
+    add(dir.empty() ? written : dir + "/" + written);
+    if (dir.empty()) break;
+    size_t slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "" : dir.substr(0, slash);
+  }
+  return out;
+}
+
+// The C++ file extracted again with the macros of the tree's headers it includes (read from the
+// same snapshot through `read`, never from the machine's disk); null when no include is a file of
+// the tree or nothing changes.
+std::shared_ptr<const FileFacts> followHeaders(const std::string& path, const FileFacts& orig, const TreeReader& read) {
+  std::map<std::string, std::optional<std::string>> seen;
+  auto find = [&](const std::string& includer, const std::string& written) -> std::optional<cpp::HeaderText> {
+    for (const std::string& c : includeCandidates(includer.empty() ? path : includer, written)) {
+      auto it = seen.find(c);
+      if (it == seen.end()) it = seen.emplace(c, read(c)).first;
+      if (it->second) return cpp::HeaderText{c, *it->second};
+    }
+    return std::nullopt;
+  };
+  bool any = false;
+  for (const std::string& inc : orig.symbols.includes) any = any || find("", inc).has_value();
+  if (!any) return nullptr;
+  auto own = read(path);
+  if (!own) return nullptr;
+  cpp::HeaderReader headers = find;
+  auto tree = SyntaxTree::parse(Lang::Cpp, std::move(*own));
+  FileFacts f = extractParsed(path, *tree, &headers);
+  if (f == orig) return nullptr;
+  return std::make_shared<FileFacts>(std::move(f));
 }
 
 bool declaresAny(const std::vector<PyAbi>& abis) {
@@ -124,7 +200,7 @@ void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids)
   std::vector<std::string> paths;
   for (const auto& [path, f] : facts.unfollowed) paths.push_back(path);
   for (const auto& [path, f] : facts.files)
-    if (f && !facts.unfollowed.count(path) && hasOpenTail(*f)) paths.push_back(path);
+    if (f && !facts.unfollowed.count(path) && mayFollow(*f)) paths.push_back(path);
   for (const std::string& path : paths) {
     auto fit = facts.files.find(path);
     if (fit == facts.files.end()) {
@@ -133,7 +209,7 @@ void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids)
       continue;
     }
     auto orig = facts.unfollowed.count(path) ? facts.unfollowed[path] : fit->second;
-    if (!orig || !hasOpenTail(*orig)) {  // the file changed since: nothing to follow now
+    if (!orig || !mayFollow(*orig)) {  // the file changed since: nothing to follow now
       facts.unfollowed.erase(path);
       facts.followed.erase(path);
       continue;
@@ -153,7 +229,7 @@ void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids)
         reads.emplace_back(p, contentKey(p, &text, read, ids));
         return text;
       };
-      result = followFile(path, *orig, recording);
+      result = orig->kind == FileKind::Cpp ? followHeaders(path, *orig, recording) : followFile(path, *orig, recording);
       facts.followed[path] = TreeFacts::Followed{orig, std::move(reads), result};
     }
     if (!result) {

@@ -74,7 +74,7 @@ const FileRef* Workspace::headRef(const std::string& path) const {
 
 void Workspace::refreshHeadFile(const std::string& path) {
   refreshHeadFacts(path);
-  if (classify(path) != FileKind::Python) return;
+  if (classify(path) != FileKind::Python && classify(path) != FileKind::Cpp) return;
   // A builder whose list goes on in a helper module: followed again with this file's new text
   // (it may be the builder's module, the helper's, or neither; the check is on facts in memory).
   headFacts_.unfollowed.erase(path);

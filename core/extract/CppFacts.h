@@ -1,6 +1,7 @@
 // C++ half of extraction: every restated kernel argument list of one file (DOMAIN.md §3).
 #pragma once
 
+#include "extract/cpp/Macros.h"
 #include "model/Facts.h"
 #include "parse/Syntax.h"
 
@@ -16,6 +17,7 @@ namespace impact {
 //  - Launch: `.launch(stream, a, b, ...)` calls, the handler's own `launch` method included
 //    (args after the stream, each with the kind and size the file states, or unresolved).
 // One file per job under core/extract/cpp/ (ARCHITECTURE.md, "Where each decision is made").
-void extractCpp(const SyntaxTree& tree, FileFacts& out);
+// With `headers`, the macros of the tree's headers the file includes are read too (Macros.h).
+void extractCpp(const SyntaxTree& tree, FileFacts& out, const cpp::HeaderReader* headers = nullptr);
 
 }  // namespace impact

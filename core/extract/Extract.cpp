@@ -86,7 +86,9 @@ FileFacts extractFile(std::string_view path, std::string_view content) {
   return f;
 }
 
-FileFacts extractParsed(std::string_view path, const SyntaxTree& tree) {
+FileFacts extractParsed(std::string_view path, const SyntaxTree& tree) { return extractParsed(path, tree, nullptr); }
+
+FileFacts extractParsed(std::string_view path, const SyntaxTree& tree, const cpp::HeaderReader* headers) {
   FileFacts f;
   f.path = std::string(path);
   f.kind = tree.lang() == Lang::Python ? FileKind::Python : FileKind::Cpp;
@@ -97,7 +99,7 @@ FileFacts extractParsed(std::string_view path, const SyntaxTree& tree) {
   }
   if (tree.lang() == Lang::Python) extractPython(tree, f);
   else {
-    extractCpp(tree, f);
+    extractCpp(tree, f, headers);
     extractCppFunctions(tree, f);
   }
   return f;

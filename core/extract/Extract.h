@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "extract/cpp/Macros.h"
 #include "model/Facts.h"
 
 namespace impact {
@@ -29,6 +30,9 @@ class SyntaxTree;
 // The same, from a tree already parsed from the content (an editor buffer re-parsed
 // incrementally). The tree's language must be the one classify(path) implies.
 FileFacts extractParsed(std::string_view path, const SyntaxTree& tree);
+// A C++ file with the macros of the tree's headers it includes read through `headers` (issue 36
+// item 3; core/analysis/CrossModule runs it: extraction per file stays a function of the file).
+FileFacts extractParsed(std::string_view path, const SyntaxTree& tree, const cpp::HeaderReader* headers);
 
 // A store below the in-memory map that outlives the process (core/cache/DiskCache): facts by
 // (path, git blob id). Implementations are thread-safe and never fail the analysis: a store

@@ -170,6 +170,9 @@ struct CppArgList {
   // Launch: what passes the arguments after `args` when the call site does not show them, e.g.
   // "the trailing parameter pack values... (from a std::variant)"; "" when `args` is the list.
   std::string openTail;
+  // The list is open before its end (a macro or an `#if` arm not read, issue 36 item 3), not at a
+  // trailing block that stands for the builder's own open end: only the prefix is compared.
+  bool openBefore = false;
   // NameKeyed: the message the check fails with for a name it does not accept, by where such a
   // name lands ("pointer", "scalar"): "unknown SDPA scalar argument".
   std::map<std::string, std::string> rejects;

@@ -140,6 +140,73 @@ TEST(CppAuthorForms, AnXMacroItCannotExpandIsANamedRowThatStaysInTheCount) {
   EXPECT_NE(coverage(r.out).find("copies compared 6 of 7"), std::string::npos) << r.out;
 }
 
+// The X-macro kept in a header of the tree beside the pack (issue 36 item 3): read from the
+// snapshot analysed, at each revision; a header change is a change of the copy.
+const char* kConvHeaderText = R"CPP(#ifndef GFX950_CONV_ARGUMENTS_HPP
+#define GFX950_CONV_ARGUMENTS_HPP
+#define CONV_LEADING_ARGUMENTS(X)                \
+    X("global_buffer", POINTER_BYTES, "A")         \
+    X("global_buffer", POINTER_BYTES, "B")         \
+    X("global_buffer", POINTER_BYTES, "D")         \
+    X("by_value", I32_BYTES, "A_bytes")            \
+    X("by_value", I32_BYTES, "B_bytes")            \
+    X("by_value", I32_BYTES, "D_bytes")
+#define CONV_APPEND_ARGUMENT(kind, size, name)     \
+    signature.push_back({kind, size, offset, name}); \
+    offset += size;
+#endif
+)CPP";
+constexpr const char* kConvHeader =
+    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvArguments.hpp";
+
+TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  ConvRewrite repo;
+  const std::string before = repo.commit("untouched");
+  const std::string include = "#include \"engines/kernel_ingestor_engine/packs/Gfx950ConvFwdGeometry.hpp\"";
+  ASSERT_NE(repo.original.find(include), std::string::npos);
+  repo.original.replace(repo.original.find(include), 0, "#include \"Gfx950ConvArguments.hpp\"\n");
+  repo.rewrite(kConvLoops, "    CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)\n");
+  repo.write(kConvHeader, kConvHeaderText);
+  const std::string rewritten = repo.commit("conv signature through an X-macro of a header");
+  RunResult r = check(repo);
+  EXPECT_EQ(copyEntry(r.out, kConvPack, "convFwdKernelSignature"), repo.untouched) << r.out;
+  EXPECT_EQ(coverage(r.out), repo.untouchedCoverage) << r.out;
+  // The report from the untouched tree: the same list, nothing mismatched.
+  RunResult rep = impact("report --repo " + shellQuote(repo.dir()) + " --base " + before + " --head " + rewritten);
+  EXPECT_EQ(rep.out.find("mismatch"), std::string::npos) << rep.out;
+  // The header alone changed (B_bytes 8 bytes there): the check of the tree reads the new header.
+  repo.replace(kConvHeader, "X(\"by_value\", I32_BYTES, \"B_bytes\")", "X(\"by_value\", POINTER_BYTES, \"B_bytes\")");
+  repo.commit("B_bytes 8 bytes in the header");
+  RunResult m = check(repo);
+  std::string edited = copyEntry(m.out, kConvPack, "convFwdKernelSignature");
+  EXPECT_NE(edited.find("mismatch"), std::string::npos) << m.out;
+  EXPECT_NE(edited.find("B_bytes"), std::string::npos) << m.out;
+  repo.replace(kConvHeader, "X(\"by_value\", POINTER_BYTES, \"B_bytes\")", "X(\"by_value\", I32_BYTES, \"B_bytes\")");
+  repo.commit("B_bytes back to 4 bytes");
+  // The header gone from the tree: the list is a named row, still counted.
+  repo.git("rm -q " + shellQuote(kConvHeader));
+  repo.commit("the header removed");
+  RunResult g = check(repo);
+  std::string entry = copyEntry(g.out, kConvPack, "convFwdKernelSignature");
+  EXPECT_NE(entry.find("CONV_LEADING_ARGUMENTS"), std::string::npos) << g.out;
+  EXPECT_EQ(entry.find("mismatch"), std::string::npos) << g.out;
+  EXPECT_FALSE(entry.empty()) << "the copy was dropped\n" << g.out;
+}
+
+TEST(CppAuthorForms, AnIfArmItCannotDecideIsANamedRow) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  ConvRewrite repo;
+  const std::string loops = kConvLoops;
+  const std::string bytes = loops.substr(loops.find("    for(const auto* name : {\"A_bytes\""));
+  repo.rewrite(bytes, "#ifdef CONV_WITH_BYTES\n" + bytes + "#else\n" + bytes + "#endif\n");
+  repo.commit("byte counts under an arm the build decides");
+  RunResult r = check(repo);
+  std::string entry = copyEntry(r.out, kConvPack, "convFwdKernelSignature");
+  EXPECT_NE(entry.find("`#ifdef CONV_WITH_BYTES` (line) is not decided"), std::string::npos) << r.out;
+  EXPECT_EQ(entry.find("mismatch"), std::string::npos) << r.out;
+}
+
 // The same six arguments from two helpers: the pointers a std::array of designated initializers,
 // the byte counts appended by emplace_back, both inserted whole into the signature.
 const char* kConvHelpers = R"CPP(std::array<KernelArgument, 3> pointerArguments()

@@ -4,6 +4,9 @@ finds the declarations and checks every generated text parses.
 
   metamorph.py py FILE SEED [--count N]    rewrite the b.param runs of a Python module
   metamorph.py cpp FILE LINE SEED          rewrite the launch call on 1-based LINE of a C++ file
+  metamorph.py cpp-list FILE LINE SEED [--pool POOL] [--only IDIOM]
+                                           rewrite the KernelArgument appends of the function at LINE;
+                                           "check": the original and the rewrite compiled and run
   metamorph.py cpp-check                   compile and run the C++ idioms on a stand-in launch
   metamorph.py catalogue                   the idioms, one a line ("py: ..." / "cpp: ...")
 
@@ -24,6 +27,7 @@ import textwrap
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import py_idioms  # noqa: E402
 import cpp_idioms  # noqa: E402
+import cpp_list_idioms  # noqa: E402
 
 BUILTINS = set(dir(__builtins__)) if isinstance(__builtins__, dict) is False else set(__builtins__)
 
@@ -214,7 +218,7 @@ def main(argv):
     if argv[1] == "catalogue":
         for n in py_idioms.catalogue():
             print("py: " + n)
-        for n in cpp_idioms.catalogue():
+        for n in cpp_idioms.catalogue() + cpp_list_idioms.catalogue():
             print("cpp: " + n)
         return 0
     if argv[1] == "py":
@@ -233,6 +237,18 @@ def main(argv):
     if argv[1] == "cpp":
         src = open(argv[2], encoding="utf-8").read()
         res = cpp_idioms.rewrite_launch(src, int(argv[3]), argv[4])
+        print(json.dumps(res))
+        return 0 if "source" in res else 2
+    if argv[1] == "cpp-list":
+        src = open(argv[2], encoding="utf-8").read()
+        pool = only = None
+        if "--pool" in argv:
+            pool = [l.strip() for l in open(argv[argv.index("--pool") + 1], encoding="utf-8") if l.strip()]
+        if "--only" in argv:
+            only = argv[argv.index("--only") + 1]
+        res = cpp_list_idioms.rewrite_list(src, int(argv[3]), argv[4], pool, only)
+        if "source" in res:
+            res["check"] = cpp_list_idioms.compile_check(res)
         print(json.dumps(res))
         return 0 if "source" in res else 2
     if argv[1] == "cpp-check":

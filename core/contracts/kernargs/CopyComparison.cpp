@@ -154,7 +154,7 @@ bool agreesThroughOpenEnd(const Comparison& c, const CppArgList& copy) {
   if (!c.abi || c.outcome == Comparison::Outcome::Disagree) return false;
   if (builderOpen(*c.abi) && !copyOpen(copy)) return copy.args.size() > c.abi->args.size();
   if (copyOpen(copy) && !builderOpen(*c.abi)) return c.abi->args.size() > copy.args.size();
-  if (copyOpen(copy) && c.abi->tailModule.empty())  // both open, the shorter prefix compared (OpenTails.h)
+  if (copyOpen(copy) && (c.abi->tailModule.empty() || copy.openBefore))  // both open, the shorter prefix compared (OpenTails.h)
     return c.abi->args.size() != copy.args.size();
   return false;
 }

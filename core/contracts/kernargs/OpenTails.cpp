@@ -17,10 +17,11 @@ void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<Kernel
   // Both open at a helper of another module (not in the tree) given the IRBuilder: the helper's
   // block and the pack are the same trailing block (the conv family's problem arguments), so the
   // arguments before them correspond one to one, count included. Open at a call it cannot follow
-  // (a callback of the kernel, a method of the spec): whatever that call declares, if anything, is
-  // no block the copy's tail is known to stand for; the part both state is compared.
+  // (a callback of the kernel, a method of the spec), or a copy open before its end (a macro or
+  // `#if` arm not read): whatever that call declares, if anything, is no block the copy's tail is
+  // known to stand for; the part both state is compared.
   if (bo && co) {
-    if (!abi.tailModule.empty()) return;
+    if (!abi.tailModule.empty() && !copy.openBefore) return;
     size_t n = std::min(b.size(), c.size());
     b.resize(n);
     c.resize(n);

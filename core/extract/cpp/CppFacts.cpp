@@ -60,10 +60,11 @@ void recordMacroFailures(const cpp::Ctx& c, const cpp::MacroExpansion& mx, std::
       if (l.openTail.empty() || known < l.args.size()) {
         l.args.resize(known);
         l.openTail = absl::StrCat("the arguments from #", known + 1, " on: ", what);
+        l.openBefore = true;
       }
       placed = true;
     }
-    if (placed) continue;
+    if (placed || !s.standalone) continue;
     CppArgList l;
     l.form = CppArgList::Form::Static;
     l.symbol = symbol;
@@ -71,6 +72,29 @@ void recordMacroFailures(const cpp::Ctx& c, const cpp::MacroExpansion& mx, std::
     l.openTail = what;
     l.fingerprint = f < 0 ? 0 : codeFingerprint(c.tree, c.functions[f].node);
     lists.push_back(std::move(l));
+  }
+}
+
+// An `#if` arm not decided with elements of a list inside it, the list starting outside it (issue
+// 36 item 3): the list is open from its first such element, saying which directive (a list that
+// starts inside an arm is read as that arm's own copy).
+void openAtUndecidedArms(const cpp::MacroExpansion& mx, std::vector<CppArgList>& lists) {
+  for (CppArgList& l : lists) {
+    size_t cut = l.args.size();
+    const cpp::UndecidedArm* which = nullptr;
+    for (const cpp::UndecidedArm& arm : mx.undecided) {
+      if (arm.line <= l.range.line && l.range.line <= arm.lastLine) continue;  // the list starts inside it
+      for (size_t k = 0; k < cut; ++k)
+        if (l.args[k].range.line >= arm.firstLine && l.args[k].range.line <= arm.lastLine) {
+          cut = k;
+          which = &arm;
+          break;
+        }
+    }
+    if (!which) continue;
+    l.args.resize(cut);
+    l.openTail = absl::StrCat("the arguments from #", cut + 1, " on: ", which->why);
+    l.openBefore = true;
   }
 }
 
@@ -83,11 +107,11 @@ void mapRanges(const cpp::MacroExpansion& mx, std::vector<CppArgList>& lists) {
 
 }  // namespace
 
-void extractCpp(const SyntaxTree& file, FileFacts& out) {
+void extractCpp(const SyntaxTree& file, FileFacts& out, const cpp::HeaderReader* headers) {
   try {
     if (ts_node_is_null(file.root())) return;
     // The file's own macros expanded first (lines kept); the lists are read from the expansion.
-    cpp::MacroExpansion mx = cpp::expandMacros(file);
+    cpp::MacroExpansion mx = cpp::expandMacros(file, headers);
     const SyntaxTree& tree = mx.tree ? *mx.tree : file;
     if (mx.tree) {
       out.error = tree.firstError();
@@ -103,6 +127,7 @@ void extractCpp(const SyntaxTree& file, FileFacts& out) {
     cpp::extractLaunches(c, lists);
     cpp::extractNameKeyed(c, lists);
     mapRanges(mx, lists);
+    openAtUndecidedArms(mx, lists);
     recordMacroFailures(c, mx, lists);
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });

@@ -1,30 +1,23 @@
 #include "extract/cpp/Macros.h"
 
+#include "extract/cpp/MacroLex.h"
+#include "extract/cpp/Preprocess.h"
+
 #include <algorithm>
 #include <cctype>
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 
 namespace impact::cpp {
-namespace {
-
-// Preprocessing tokens: what a macro's body and an invocation's arguments are made of.
-struct Tok {
-  enum class K { Ident, Number, Str, Punct } k = K::Punct;
-  std::string s;
-  bool space = false;             // whitespace before it
-  bool paste = false;             // a `##` of a replacement list
-  std::vector<std::string> hide;  // the macros whose expansion produced it (no re-expansion)
-};
+namespace macro {
 
 bool identStart(char ch) { return std::isalpha(static_cast<unsigned char>(ch)) || ch == '_'; }
 bool identChar(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
 
-// One token of `s` from `i` (whitespace, comments and line continuations before it skipped and
-// noted in `space`). False at the end, or with `why` on an unclosed literal or comment.
 bool lexOne(std::string_view s, size_t& i, Tok& t, std::string& why) {
   t = Tok{};
   for (;;) {
@@ -121,23 +114,9 @@ std::string spell(const std::vector<Tok>& toks) {
   return out;
 }
 
-struct Def {
-  std::string name;
-  bool function = false;
-  std::vector<std::string> params;
-  bool variadic = false;  // the last parameter takes the rest (`...` as __VA_ARGS__, or `rest...`)
-  std::vector<Tok> body;
-  uint32_t start = 0;     // byte where the #define is
-  bool kernelArgument = false;
-  std::string why;        // the definition itself cannot be read
-};
-
-using Table = std::map<std::string, std::vector<Def>>;
-
-void readDefinition(const SyntaxTree& tree, TSNode n, Table& table) {
+Def& readDefinition(const SyntaxTree& tree, TSNode n, Table& table) {
   Def d;
   d.name = std::string(tree.text(field(n, "name")));
-  if (d.name.empty()) return;
   d.start = ts_node_start_byte(n);
   d.function = is(n, "preproc_function_def");
   if (d.function) {
@@ -161,191 +140,17 @@ void readDefinition(const SyntaxTree& tree, TSNode n, Table& table) {
   if (d.why.empty() && !lexAll(value, d.body, d.why)) d.why = "its body has " + d.why;
   if (!d.body.empty()) d.body.front().space = false;
   d.kernelArgument = value.find("KernelArgument") != std::string_view::npos;
-  table[d.name].push_back(std::move(d));
+  auto& v = table[d.name];
+  v.push_back(std::move(d));
+  return v.back();
 }
 
-class Expander {
- public:
-  explicit Expander(const Table& t) : table_(t) {}
-  std::string failure;
-  bool kernelArgument = false;
 
-  // The definition of `name` in force at byte `at`; null when none (not a macro there).
-  const std::vector<const Def*> defsAt(const std::string& name, uint32_t at) const {
-    std::vector<const Def*> out;
-    auto it = table_.find(name);
-    if (it == table_.end()) return out;
-    for (const Def& d : it->second)
-      if (d.start < at) out.push_back(&d);
-    return out;
-  }
+}  // namespace macro
 
-  bool run(std::vector<Tok> in, std::vector<Tok>& out, uint32_t at, int depth) {
-    std::deque<Tok> work(std::make_move_iterator(in.begin()), std::make_move_iterator(in.end()));
-    while (!work.empty() && failure.empty()) {
-      Tok t = std::move(work.front());
-      work.pop_front();
-      auto defs = t.k == Tok::K::Ident ? defsAt(t.s, at) : std::vector<const Def*>{};
-      if (defs.empty()) {
-        if (t.s == "__VA_OPT__") return fail("`__VA_OPT__` is not modelled");
-        out.push_back(std::move(t));
-        if (out.size() > kMaxMacroTokens) return fail(absl::StrCat("it expands to more than ", kMaxMacroTokens, " tokens"));
-        continue;
-      }
-      const Def& d = *defs.back();
-      kernelArgument = kernelArgument || d.kernelArgument;
-      if (defs.size() > 1) return fail(absl::StrCat("macro ", t.s, " is defined ", defs.size(),
-                                                    " times (which `#if` arm holds is not decided)"));
-      if (!d.why.empty()) return fail(absl::StrCat("macro ", t.s, ": ", d.why, " is not read"));
-      if (std::find(t.hide.begin(), t.hide.end(), t.s) != t.hide.end())
-        return fail(absl::StrCat("macro ", t.s, " refers to itself"));
-      if (depth + static_cast<int>(t.hide.size()) > kMaxMacroDepth)
-        return fail(absl::StrCat("expansions nest deeper than ", kMaxMacroDepth));
-      if (++steps_ > kMaxMacroSteps) return fail(absl::StrCat("more than ", kMaxMacroSteps, " macro replacements"));
-      std::vector<std::vector<Tok>> args;
-      if (d.function) {
-        if (work.empty() || work.front().s != "(") {  // the name alone: not an invocation
-          out.push_back(std::move(t));
-          continue;
-        }
-        if (!takeArguments(work, d, args)) return false;
-      }
-      std::vector<Tok> repl;
-      if (!substitute(d, args, at, depth, repl)) return false;
-      std::vector<std::string> hide = t.hide;
-      hide.push_back(t.s);
-      for (Tok& r : repl) {
-        for (const auto& h : hide)
-          if (std::find(r.hide.begin(), r.hide.end(), h) == r.hide.end()) r.hide.push_back(h);
-      }
-      if (!repl.empty()) repl.front().space = t.space;
-      work.insert(work.begin(), std::make_move_iterator(repl.begin()), std::make_move_iterator(repl.end()));
-    }
-    return failure.empty();
-  }
+namespace {
 
- private:
-  bool fail(std::string why) {
-    if (failure.empty()) failure = std::move(why);
-    return false;
-  }
-
-  // The arguments of an invocation whose `(` is at the front of `work`, split at top-level commas
-  // (a variadic macro's last parameter takes the rest, commas included).
-  bool takeArguments(std::deque<Tok>& work, const Def& d, std::vector<std::vector<Tok>>& args) {
-    work.pop_front();
-    args.emplace_back();
-    int level = 1;
-    for (;;) {
-      if (work.empty()) return fail(absl::StrCat("the invocation of ", d.name, " is not closed"));
-      Tok t = std::move(work.front());
-      work.pop_front();
-      if (t.s == "(") ++level;
-      if (t.s == ")" && --level == 0) break;
-      if (t.s == "," && level == 1 && !(d.variadic && args.size() == d.params.size())) {
-        args.emplace_back();
-        continue;
-      }
-      args.back().push_back(std::move(t));
-    }
-    if (d.params.empty() && args.size() == 1 && args[0].empty()) args.clear();
-    if (d.variadic && args.size() + 1 == d.params.size()) args.emplace_back();
-    if (args.size() != d.params.size())
-      return fail(absl::StrCat("macro ", d.name, " takes ", d.params.size(), " argument", d.params.size() == 1 ? "" : "s",
-                               ", given ", args.size()));
-    return true;
-  }
-
-  int paramIndex(const Def& d, const Tok& t) const {
-    if (t.k != Tok::K::Ident) return -1;
-    for (size_t i = 0; i < d.params.size(); ++i)
-      if (d.params[i] == t.s) return static_cast<int>(i);
-    return -1;
-  }
-
-  static Tok stringified(const std::vector<Tok>& arg) {
-    std::string raw = spell(arg), s = "\"";
-    for (char ch : raw) {
-      if (ch == '"' || ch == '\\') s.push_back('\\');
-      s.push_back(ch);
-    }
-    Tok t;
-    t.k = Tok::K::Str;
-    t.s = s + "\"";
-    return t;
-  }
-
-  bool substitute(const Def& d, const std::vector<std::vector<Tok>>& args, uint32_t at, int depth,
-                  std::vector<Tok>& out) {
-    const std::vector<Tok>& b = d.body;
-    for (size_t i = 0; i < b.size(); ++i) {
-      if (d.function && b[i].s == "#") {
-        int p = i + 1 < b.size() ? paramIndex(d, b[i + 1]) : -1;
-        if (p < 0) return fail(absl::StrCat("macro ", d.name, ": `#` is not followed by a parameter"));
-        Tok s = stringified(args[p]);
-        s.space = b[i].space;
-        out.push_back(std::move(s));
-        ++i;
-        continue;
-      }
-      if (b[i].s == "##") {
-        if (i == 0 || i + 1 == b.size()) return fail(absl::StrCat("macro ", d.name, ": `##` at an end of its body"));
-        Tok m = b[i];
-        m.paste = true;
-        out.push_back(std::move(m));
-        continue;
-      }
-      int p = d.function ? paramIndex(d, b[i]) : -1;
-      if (p < 0) {
-        out.push_back(b[i]);
-        continue;
-      }
-      const bool pasted = (i > 0 && b[i - 1].s == "##") || (i + 1 < b.size() && b[i + 1].s == "##");
-      std::vector<Tok> value;
-      if (pasted) {
-        value = args[p];
-      } else {
-        const bool called = i + 1 < b.size() && b[i + 1].s == "(";
-        if (called && args[p].size() == 1 && args[p][0].k == Tok::K::Ident && defsAt(args[p][0].s, at).empty())
-          return fail(absl::StrCat("macro ", d.name, " calls its parameter ", d.params[p], " with ", args[p][0].s,
-                                   ", which is no macro of this file (an included header's macros are not read)"));
-        if (!run(args[p], value, at, depth + 1)) return false;
-      }
-      if (!value.empty()) value.front().space = b[i].space;
-      out.insert(out.end(), value.begin(), value.end());
-    }
-    return paste(d, out);
-  }
-
-  // `a ## b`: the two spellings made one token (an empty side leaves the other).
-  bool paste(const Def& d, std::vector<Tok>& toks) {
-    std::vector<Tok> out;
-    for (size_t i = 0; i < toks.size(); ++i) {
-      if (!toks[i].paste) {
-        out.push_back(std::move(toks[i]));
-        continue;
-      }
-      if (i + 1 >= toks.size() || toks[i + 1].paste) continue;  // an empty right side
-      Tok right = std::move(toks[++i]);
-      if (out.empty() || out.back().paste) {
-        out.push_back(std::move(right));
-        continue;
-      }
-      std::string joined = out.back().s + right.s;
-      std::vector<Tok> one;
-      std::string why;
-      if (!lexAll(joined, one, why) || one.size() != 1)
-        return fail(absl::StrCat("macro ", d.name, ": `##` makes `", joined, "`, not one token"));
-      one[0].space = out.back().space;
-      out.back() = std::move(one[0]);
-    }
-    toks = std::move(out);
-    return true;
-  }
-
-  const Table& table_;
-  size_t steps_ = 0;
-};
+using namespace macro;
 
 // Whether the declaration or function around an invocation builds KernelArguments.
 bool kernelArgumentContext(const SyntaxTree& tree, TSNode n) {
@@ -367,11 +172,13 @@ struct Found {
   uint32_t start = 0, end = 0;  // bytes of the invocation
   std::vector<Tok> toks;
   std::string why;              // could not even be taken apart
+  std::vector<int> arms;        // the undecided `#if` arms around it
 };
 
 // The invocations of the file's macros, in source order: an identifier a definition in force
 // names, outside directives, comments and literals (a function-like one followed by `(`).
-std::vector<Found> invocations(const SyntaxTree& tree, const Table& table, const Expander& ex) {
+std::vector<Found> invocations(const SyntaxTree& tree, const Directives& pp) {
+  const Table& table = pp.table;
   std::vector<Found> out;
   std::vector<std::pair<uint32_t, uint32_t>> skip;  // #ifdef names, #if conditions
   uint32_t consumed = 0;
@@ -396,10 +203,14 @@ std::vector<Found> invocations(const SyntaxTree& tree, const Table& table, const
     for (const auto& [a, b] : skip)
       if (s >= a && e <= b) return true;
     std::string name(tree.text(n));
-    if (!identStart(name[0]) || !table.count(name)) return true;
-    auto defs = ex.defsAt(name, s);
-    if (defs.empty()) return true;
+    if (!identStart(name[0]) || !table.count(name) || pp.blankAt(s)) return true;
+    // In force there, or defined only under an `#if` arm not decided (then a failed site).
+    const Def* def = nullptr;
+    for (const Def& d : table.at(name))
+      if (d.start < s) def = &d;
+    if (!def) return true;
     Found f;
+    f.arms = pp.armsAt(s);
     f.id = n;
     f.start = s;
     f.end = e;
@@ -407,7 +218,7 @@ std::vector<Found> invocations(const SyntaxTree& tree, const Table& table, const
     head.k = Tok::K::Ident;
     head.s = name;
     f.toks.push_back(head);
-    if (defs.back()->function) {
+    if (def->function) {
       size_t i = e;
       Tok tok;
       std::string why;
@@ -444,33 +255,91 @@ std::pair<uint32_t, uint32_t> pointOf(const std::string& text, uint32_t at, TSPo
   return {line, col};
 }
 
-}  // namespace
-
-MacroExpansion expandMacros(const SyntaxTree& tree) {
-  MacroExpansion mx;
-  const std::string& text = tree.text();
-  if (text.find("#define") == std::string::npos && text.find("# define") == std::string::npos) return mx;
-  Table table;
+// Where a header was not read, a call in a KernelArgument context of a name neither this file
+// nor a header read defines (`return { KARGS(KENTRY) };`, `KARGS(APPEND)` with KARGS in that
+// header) may be its macro: a site that failed, so the list is named, never dropped or shorter.
+void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<MacroSite>& sites) {
+  if (pp.headersMissing.empty()) return;
+  std::set<std::string> declared;
   walk(tree.root(), [&](TSNode n) {
-    if (is(n, "preproc_def") || is(n, "preproc_function_def")) {
-      readDefinition(tree, n, table);
-      return false;
+    if (is(n, "identifier") || is(n, "field_identifier")) {
+      TSNode p = ts_node_parent(n);
+      std::string_view pt = ts_node_is_null(p) ? std::string_view() : type(p);
+      if (pt.find("declarator") != std::string_view::npos || pt == "declaration" || pt == "parameter_declaration" ||
+          pt == "field_declaration" || pt == "alias_declaration" || pt == "type_definition" ||
+          pt == "preproc_def" || pt == "preproc_function_def" || pt == "lambda_capture_specifier")
+        declared.insert(std::string(tree.text(n)));
     }
     return true;
   });
-  if (table.empty()) return mx;
-  Expander probe(table);
-  std::vector<Found> found = invocations(tree, table, probe);
+  std::string headers;
+  for (const std::string& m : pp.headersMissing) headers += (headers.empty() ? "" : ", ") + m;
+  const std::string& text = tree.text();
+  std::set<uint32_t> at;
+  for (const MacroSite& s : sites) at.insert(s.range.line);
+  walk(tree.root(), [&](TSNode n) {
+    if (sites.size() >= kMaxMacroSites) return false;
+    if (is(n, "comment") || is(n, "string_literal") || is(n, "preproc_include") || is(n, "preproc_def") ||
+        is(n, "preproc_function_def"))
+      return false;
+    if (!is(n, "identifier")) return true;
+    TSNode p = ts_node_parent(n);
+    if (!ts_node_is_null(p) && (is(p, "qualified_identifier") || is(p, "field_expression"))) return true;
+    std::string name(tree.text(n));
+    uint32_t s = ts_node_start_byte(n);
+    if (declared.count(name) || pp.table.count(name) || pp.blankAt(s)) return true;
+    size_t i = ts_node_end_byte(n);
+    Tok t;
+    std::string why;
+    if (!lexOne(text, i, t, why) || t.s != "(") return true;
+    if (!kernelArgumentContext(tree, n)) return true;
+    TSPoint pt = ts_node_start_point(n);
+    if (at.count(pt.row)) return true;
+    MacroSite site;
+    site.macro = name;
+    site.range = {pt.row, pt.column, pt.row, ts_node_end_point(n).column};
+    site.failure = absl::StrCat(name, " is no macro or function of this file (a macro of a header not read: ", headers, ")");
+    site.kernelArgument = true;
+    TSNode call = ts_node_parent(n);
+    TSNode holder = ts_node_is_null(call) ? call : ts_node_parent(call);
+    site.standalone = !ts_node_is_null(holder) && is(holder, "initializer_list");
+    sites.push_back(std::move(site));
+    at.insert(pt.row);
+    return true;
+  });
+}
+
+}  // namespace
+
+MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers) {
+  MacroExpansion mx;
+  const std::string& original = tree.text();
+  if (original.find('#') == std::string::npos) return mx;
+  Directives pp = preprocess(tree, headers);
+  mx.undecided = pp.undecided;
+  mx.headersRead = pp.headersRead;
+  mx.headersMissing = pp.headersMissing;
+  const Table& table = pp.table;
+  // Dropped arms and the directives the grammar cannot hold blanked, lines and columns kept.
+  std::string blanked;
+  if (!pp.blank.empty()) {
+    blanked = original;
+    for (const auto& [a, b] : pp.blank)
+      for (uint32_t i = a; i < b && i < blanked.size(); ++i)
+        if (blanked[i] != '\n' && blanked[i] != '\r') blanked[i] = ' ';
+  }
+  const std::string& text = pp.blank.empty() ? original : blanked;
+  std::vector<Found> found = table.empty() ? std::vector<Found>{} : invocations(tree, pp);
   std::string out;
   uint32_t prev = 0;
-  bool any = false;
+  bool any = !pp.blank.empty();
   for (Found& f : found) {
     MacroSite site;
     site.macro = f.toks.front().s;
     TSPoint s = ts_node_start_point(f.id);
-    auto [endLine, endCol] = pointOf(text, f.end, s, f.start);
+    auto [endLine, endCol] = pointOf(original, f.end, s, f.start);
     site.range = {s.row, s.column, endLine, endCol};
-    Expander ex(table);
+    Expander ex(table, &pp.arms, f.arms);
     for (const Tok& t : f.toks)  // a macro named in the arguments (the X-macro's ENTRY) counts
       for (const Def* d : ex.defsAt(t.s, f.start)) ex.kernelArgument = ex.kernelArgument || d->kernelArgument;
     std::vector<Tok> expanded;
@@ -493,6 +362,7 @@ MacroExpansion expandMacros(const SyntaxTree& tree) {
     }
     mx.sites.push_back(std::move(site));
   }
+  unknownCalls(tree, pp, mx.sites);
   if (!any) return mx;
   out.append(text, prev, std::string::npos);
   mx.tree = SyntaxTree::parse(Lang::Cpp, std::move(out));
