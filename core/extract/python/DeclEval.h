@@ -232,9 +232,10 @@ std::string resolveRelative(const std::string& from, const std::string& mod);
 std::string modulePathOf(const std::string& dotted);
 // "kernels/common/conv_args.py" -> "kernels.common.conv_args".
 std::string dottedOfPath(std::string path);
-// The tree path of a builder's open end (PyAbi::tailModule, as recorded: a path under
-// `rocke/library/`, or a relative import resolved against the builder's module); "" when there is
-// none or the builder's path has no library root.
+// The tree path of a builder's open end (PyAbi::tailModule, as recorded): a relative import
+// resolved from the builder's own folder (any package: the library's, the platform's), an absolute
+// one under the builder's `rocke/library/`; "" when there is none, or an absolute one and the
+// builder's path has no library root.
 std::string helperPathInTree(const std::string& builderPath, const std::string& tailModule);
 
 // A module whose functions, given the IRBuilder, may declare kernel arguments: any but rocKE's

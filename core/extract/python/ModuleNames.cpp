@@ -58,9 +58,26 @@ std::string dottedOfPath(std::string path) {
 }
 
 std::string helperPathInTree(const std::string& builderPath, const std::string& tailModule) {
+  if (tailModule.empty()) return "";
+  if (tailModule.front() == '.') {
+    // Relative to the builder's own package, as Python resolves it: one dot is the builder's
+    // folder, each further dot the folder above (whatever the import root: the library's
+    // `rocke/library/`, the platform package's `rocke/platform/python/`).
+    size_t dots = tailModule.find_first_not_of('.');
+    if (dots == std::string::npos) return "";  // the package itself
+    size_t slash = builderPath.rfind('/');
+    std::string dir = slash == std::string::npos ? "" : builderPath.substr(0, slash);
+    for (size_t i = 1; i < dots; ++i) {
+      if (dir.empty()) return "";  // above the tree
+      size_t cut = dir.rfind('/');
+      dir = cut == std::string::npos ? "" : dir.substr(0, cut);
+    }
+    std::string rest = modulePathOf(tailModule.substr(dots));
+    return dir.empty() ? rest : dir + "/" + rest;
+  }
   const std::string root = "rocke/library/";
   size_t at = builderPath.rfind(root);
-  if (tailModule.empty() || at == std::string::npos) return "";
+  if (at == std::string::npos) return "";
   std::string lib = builderPath.substr(0, at + root.size());
   if (tailModule.front() != '.') return lib + tailModule;
   std::string abs = resolveRelative(dottedOfPath(builderPath.substr(lib.size())), tailModule);
