@@ -85,12 +85,12 @@ std::shared_ptr<const FileFacts> followHeaders(const std::string& path, const Fi
     }
     return std::nullopt;
   };
-  bool any = false;
-  for (const std::string& inc : orig.symbols.includes) any = any || find("", inc).has_value();
-  if (!any) return nullptr;
   auto own = read(path);
   if (!own) return nullptr;
   cpp::HeaderReader headers = find;
+  // Headers of the tree (its quoted includes: a system header is never looked for) that define no
+  // name the file uses read it as it reads alone: no second parse.
+  if (!cpp::usesHeaderMacros(*own, headers)) return nullptr;
   auto tree = SyntaxTree::parse(Lang::Cpp, std::move(*own));
   FileFacts f = extractParsed(path, *tree, &headers);
   if (f == orig) return nullptr;

@@ -261,5 +261,26 @@ TEST(CppHeaderMacros, IncludesNestOnlyToTheDepthLimit) {
   EXPECT_EQ(g.lists[0].args[0].name, "n");
 }
 
+// Whether a file needs its headers read at all (a keystroke's second parse skipped when not): a
+// name a header of the tree defines or undefines, transitively, used in the file. The real tiled
+// pack with a geometry header that defines only its include guard and a name the pack never uses
+// reads alone; the same pack using that name, or an X-macro of a nested header, needs them; a
+// system header is never asked for.
+TEST(CppHeaderMacros, AFileNeedsItsHeadersOnlyWhereItUsesANameTheyDefine) {
+  const std::string pack = readReal("Gfx950AttentionTiledNative.cpp");
+  if (pack.empty()) GTEST_SKIP() << "../shared/real-data is absent";
+  HeaderTree tree;
+  tree.files[std::string(kPacks) + "Geometry.hpp"] =
+      "#ifndef GEOMETRY_HPP\n#define GEOMETRY_HPP\n#define TILE_UNUSED_BY_THE_PACK 64\n#include \"inner/Args.hpp\"\n#endif\n";
+  tree.files[std::string(kPacks) + "inner/Args.hpp"] = "#define TILED_ARGS(X) X(q_ptr)\n";
+  const std::string withInclude = "#include <vector>\n#include \"Geometry.hpp\"\n" + pack;
+  EXPECT_FALSE(cpp::usesHeaderMacros(withInclude, tree.reader()));
+  for (const std::string& a : tree.asked) EXPECT_EQ(a.find("vector"), std::string::npos) << "asked for " << a;
+  EXPECT_TRUE(cpp::usesHeaderMacros(withInclude + "\nint t = TILE_UNUSED_BY_THE_PACK;\n", tree.reader()));
+  EXPECT_TRUE(cpp::usesHeaderMacros(withInclude + "\n#define E(n) n,\nint v[] = {TILED_ARGS(E)};\n", tree.reader()));
+  tree.files[std::string(kPacks) + "inner/Args.hpp"] = "#undef HIPDNN_ENABLE_KERNEL_INGESTOR\n";
+  EXPECT_TRUE(cpp::usesHeaderMacros(withInclude, tree.reader())) << "the pack's #ifdef names what a header undefines";
+}
+
 }  // namespace
 }  // namespace impact

@@ -96,4 +96,10 @@ struct MacroExpansion {
 // what it cannot expand is a site's failure.
 MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers = nullptr);
 
+// Whether reading the file with its headers can read it differently from reading it alone: some
+// name a header of the tree defines or undefines (`#define`, `#undef`, in any header it includes, transitively; at most
+// 64 headers) is used in the file. Reading with the headers costs a second parse of the file, so
+// a keystroke in a pack whose headers define nothing it uses skips it (CrossModule).
+bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers);
+
 }  // namespace impact::cpp

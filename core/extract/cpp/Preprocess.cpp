@@ -447,3 +447,38 @@ Directives preprocess(const SyntaxTree& file, const HeaderReader* headers) {
 }
 
 }  // namespace impact::cpp::macro
+
+namespace impact::cpp {
+
+bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers) {
+  using macro::Tok;
+  std::set<std::string> defined, seen;
+  // The headers the file includes, and theirs: (includer, as written).
+  std::vector<std::pair<std::string, std::string>> queue;
+  auto includesOf = [&](std::string_view text, const std::string& includer, bool collectDefines) {
+    std::vector<Tok> toks;
+    std::string why;
+    macro::lexAll(text, toks, why);  // what it lexes before a broken literal is enough here
+    for (size_t i = 0; i + 2 < toks.size(); ++i) {
+      if (toks[i].k != Tok::K::Punct || toks[i].s != "#" || toks[i + 1].k != Tok::K::Ident) continue;
+      if (toks[i + 1].s == "include" && toks[i + 2].k == Tok::K::Str && toks[i + 2].s.size() > 2 &&
+          toks[i + 2].s.front() == '"')
+        queue.emplace_back(includer, toks[i + 2].s.substr(1, toks[i + 2].s.size() - 2));
+      if (collectDefines && (toks[i + 1].s == "define" || toks[i + 1].s == "undef") && toks[i + 2].k == Tok::K::Ident)
+        defined.insert(toks[i + 2].s);
+    }
+    return toks;
+  };
+  std::vector<Tok> own = includesOf(fileText, "", false);
+  for (size_t q = 0; q < queue.size() && seen.size() < 64; ++q) {
+    auto h = headers(queue[q].first, queue[q].second);
+    if (!h || !seen.insert(h->path).second) continue;
+    includesOf(h->text, h->path, true);
+  }
+  if (seen.size() >= 64) return true;  // past the limit: read with them, as the reader would
+  for (const Tok& t : own)
+    if (t.k == Tok::K::Ident && defined.count(t.s)) return true;
+  return false;
+}
+
+}  // namespace impact::cpp
