@@ -220,7 +220,11 @@ std::shared_ptr<const AnalysisState> Workspace::analyse() {
     Revision baseRev{*baseDerived_->facts, [base](const std::string& p) { return base->find(p); }, nullptr,
                      baseDerived_.get()};
     if (!headDerived_ || !onlyCppOrOther(pendingPaths_)) {
-      headDerived_ = graphOnly(st->headFacts, layout_);
+      // A new head graph; what the last one resolved carries over while every name still
+      // resolves the same (an edit inside a def's body: ModuleGraph::adopt decides).
+      auto next = graphOnly(st->headFacts, layout_);
+      if (headDerived_ && next->graph->adopt(*headDerived_->graph)) ++headGraphAdoptions_;
+      headDerived_ = std::move(next);
       ++headGraphBuilds_;
     }
     Revision headRev{st->headFacts, [s](const std::string& p) { return s->headFind(p); }, &st->headPairs,

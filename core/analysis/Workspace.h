@@ -80,6 +80,8 @@ class Workspace {
   int pairings() const { return pairings_; }
   // How many times the head's module graph and arch index were built: for the same tests.
   int headGraphBuilds() const { return headGraphBuilds_; }
+  // Of those, how many took over the previous graph's resolutions (ModuleGraph::adopt).
+  int headGraphAdoptions() const { return headGraphAdoptions_; }
 
  private:
   void refreshHeadFile(const std::string& path);
@@ -110,6 +112,7 @@ class Workspace {
   bool pairsValid_ = false;
   int pairings_ = 0;
   int headGraphBuilds_ = 0;
+  int headGraphAdoptions_ = 0;
   bool dirty_ = true;
   uint64_t generation_ = 0;
   std::shared_ptr<const AnalysisState> last_;

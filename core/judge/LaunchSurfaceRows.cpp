@@ -301,28 +301,49 @@ class SurfaceEntryJudge {
       if (!bpf_ || bpf_->fingerprint != hpf_->fingerprint) moved.push_back(e_.pythonPath + " changed");
       return moved;
     }
-    std::set<SymbolRef> all;
+    // Every def reached at the head or at the base (each side's reach is memoised by its graph;
+    // the two sorted sets are walked together, not merged into a third).
+    std::set<SymbolRef> headAll, baseAll;
+    const std::set<SymbolRef>* headReach = &headAll;
+    const std::set<SymbolRef>* baseReach = &baseAll;
     std::set<std::string> starts;
-    for (const PyDef* d : hdefs_) {
-      const auto& s = cx_.headGraph.reach(py_, d->name);
-      all.insert(s.begin(), s.end());
-      starts.insert(d->name);
-    }
-    for (const PyDef* d : bdefs_) {
-      const auto& s = cx_.baseGraph.reach(py_, d->name);
-      all.insert(s.begin(), s.end());
-      starts.insert(d->name);
-    }
+    for (const PyDef* d : hdefs_) starts.insert(d->name);
+    for (const PyDef* d : bdefs_) starts.insert(d->name);
+    auto reachOf = [&](const ModuleGraph& g, const std::vector<const PyDef*>& ds, std::set<SymbolRef>& own,
+                       const std::set<SymbolRef>*& out) {
+      std::set<std::string> names;
+      for (const PyDef* d : ds) names.insert(d->name);
+      if (names.size() == 1) {
+        out = &g.reach(py_, *names.begin());
+        return;
+      }
+      for (const auto& n : names) {
+        const auto& r = g.reach(py_, n);
+        own.insert(r.begin(), r.end());
+      }
+    };
+    reachOf(cx_.headGraph, hdefs_, headAll, headReach);
+    reachOf(cx_.baseGraph, bdefs_, baseAll, baseReach);
     std::vector<std::string> reached;
-    for (const SymbolRef& s : all) {
-      if (touched(cx_.base, cx_.head, s.path)) anyReachedTouched = true;
+    // A file the edit did not touch holds the same definitions on both sides (one look per path).
+    std::map<std::string_view, bool> touchedPath;
+    auto visit = [&](const SymbolRef& s) {
+      auto [tp, fresh] = touchedPath.try_emplace(s.path, false);
+      if (fresh) tp->second = touched(cx_.base, cx_.head, s.path);
+      if (!tp->second) return;
+      anyReachedTouched = true;
       uint64_t a = combined(cx_.baseGraph.defs(s.path, s.symbol)), b = combined(cx_.headGraph.defs(s.path, s.symbol));
-      if (a == b) continue;
+      if (a == b) return;
       movedPaths.insert(s.path);
       if (s.path == py_ && starts.count(s.symbol)) moved.push_back(s.symbol + " changed");
       else
         reached.push_back(absl::StrCat(cx_.headGraph.displayPath(s.path), ":", s.symbol,
                                        a == 0 ? " (added)" : b == 0 ? " (removed)" : ""));
+    };
+    for (auto h = headReach->begin(), b = baseReach->begin(); h != headReach->end() || b != baseReach->end();) {
+      if (b == baseReach->end() || (h != headReach->end() && *h < *b)) visit(*h++);
+      else if (h == headReach->end() || *b < *h) visit(*b++);
+      else visit(*h++), ++b;
     }
     if (!reached.empty()) {
       std::string lst;

@@ -21,6 +21,38 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// FNV-1a, field by field (a field ends with a byte no name holds).
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  void add(std::string_view s) {
+    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    h = (h ^ 0xffu) * 1099511628211ull;
+  }
+  void add(uint64_t v) { add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
+};
+
+// What name resolution reads of a module: its definitions' names, kinds, bases and aliases, and
+// its imports in line order (the last binding of a name wins). Lines and bodies are not read.
+uint64_t resolutionSignature(const PyModuleFacts& m) {
+  Fnv f;
+  for (const auto& d : m.defs) {
+    f.add(d.name);
+    f.add(static_cast<uint64_t>(d.kind));
+    for (const auto& b : d.bases) f.add(b);
+    f.add(d.aliasOf);
+  }
+  std::vector<const PyImport*> imports;
+  for (const auto& imp : m.imports) imports.push_back(&imp);
+  std::stable_sort(imports.begin(), imports.end(), [](const PyImport* a, const PyImport* b) { return a->line < b->line; });
+  for (const PyImport* imp : imports) {
+    f.add(imp->module);
+    f.add(imp->name);
+    f.add(imp->alias);
+    f.add(imp->function);
+  }
+  return f.h;
+}
+
 Resolution make(Resolution::Kind k, SymbolRef ref = {}, std::string note = "") {
   Resolution r;
   r.kind = k;
@@ -47,8 +79,8 @@ ModuleGraph::ModuleGraph(const TreeFacts& facts, const Layout& layout) : facts_(
       if (rel.find('.') != std::string::npos || rel.find('-') != std::string::npos) break;  // not importable
       std::replace(rel.begin(), rel.end(), '/', '.');
       if (byName_.count(rel)) break;
-      byName_[rel] = Mod{rel, path, package, &f->module};
-      byPath_[path] = rel;
+      const Mod& mod = byName_[rel] = Mod{rel, path, package, &f->module, std::nullopt};
+      byPath_[path] = &mod;
       auto parts = split(rel, '.');
       topLevel_.insert(parts[0]);
       std::string prefix;
@@ -64,7 +96,7 @@ ModuleGraph::ModuleGraph(const TreeFacts& facts, const Layout& layout) : facts_(
 
 std::string ModuleGraph::moduleName(const std::string& path) const {
   auto it = byPath_.find(path);
-  return it == byPath_.end() ? "" : it->second;
+  return it == byPath_.end() ? "" : it->second->name;
 }
 
 std::string ModuleGraph::modulePath(const std::string& module) const {
@@ -87,20 +119,29 @@ std::vector<std::string> ModuleGraph::modules() const {
 const PyModuleFacts* ModuleGraph::module(const std::string& path) const {
   auto it = byPath_.find(path);
   if (it == byPath_.end()) return nullptr;
-  return byName_.at(it->second).facts;
+  return it->second->facts;
+}
+
+const std::vector<const PyDef*>& ModuleGraph::defsOf(const Mod& m, std::string_view symbol) const {
+  static const std::vector<const PyDef*> none;
+  if (!m.byDefName) {
+    m.byDefName.emplace();
+    for (const auto& d : m.facts->defs) (*m.byDefName)[d.name].push_back(&d);
+  }
+  auto it = m.byDefName->find(symbol);
+  return it == m.byDefName->end() ? none : it->second;
 }
 
 std::vector<const PyDef*> ModuleGraph::defs(const std::string& path, const std::string& symbol) const {
-  std::vector<const PyDef*> out;
-  const PyModuleFacts* m = module(path);
-  if (!m) return out;
-  for (const auto& d : m->defs)
-    if (d.name == symbol) out.push_back(&d);
-  return out;
+  auto it = byPath_.find(path);
+  if (it == byPath_.end()) return {};
+  return defsOf(*it->second, symbol);
 }
 
 bool ModuleGraph::isDef(const std::string& path, const std::string& symbol, PyDef::Kind kind) const {
-  for (const PyDef* d : defs(path, symbol))
+  auto it = byPath_.find(path);
+  if (it == byPath_.end()) return false;
+  for (const PyDef* d : defsOf(*it->second, symbol))
     if (d->kind == kind) return true;
   return false;
 }
@@ -166,15 +207,14 @@ Resolution ModuleGraph::resolveModuleLevel(const std::string& path, const std::s
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   if (!busy_.insert(key).second) return make(Resolution::Kind::NotFound);  // an import cycle
   Resolution out = make(Resolution::Kind::NotFound);
-  const PyModuleFacts* m = module(path);
+  auto mit = byPath_.find(path);
+  const PyModuleFacts* m = mit == byPath_.end() ? nullptr : mit->second->facts;
   bool done = false;
   if (m) {
-    for (const auto& d : m->defs)
-      if (d.name == name) {
-        out = make(Resolution::Kind::Def, {path, name});
-        done = true;
-        break;
-      }
+    if (!defsOf(*mit->second, name).empty()) {
+      out = make(Resolution::Kind::Def, {path, name});
+      done = true;
+    }
     if (!done) {
       const PyImport* last = nullptr;
       for (const auto& imp : m->imports)
@@ -351,25 +391,82 @@ const std::set<SymbolRef>& ModuleGraph::reach(const std::string& path, const std
     todo.pop_front();
     auto ds = defs(cur.path, cur.symbol);
     if (ds.empty() || !seen.insert(cur).second) continue;
-    for (const PyDef* d : ds) {
-      if (d->kind == PyDef::Kind::Class) {
-        const PyModuleFacts* m = module(cur.path);
-        for (const auto& x : m->defs)
-          if (x.name.size() > cur.symbol.size() && x.name.starts_with(cur.symbol + ".")) todo.push_back({cur.path, x.name});
-      }
-      for (const auto& ref : d->refs) {
-        Trace t = trace(cur.path, d->name, ref);
-        const Resolution* deepest = nullptr;
-        for (const auto& s : t.steps)
-          if (s.kind == Resolution::Kind::Def) deepest = &s;
-        if (!deepest) continue;
-        bool selfRoot = t.parts[0] == "self" || t.parts[0] == "cls";
-        if (selfRoot && deepest == &t.steps[0]) continue;  // an instance attribute: not the whole class
-        todo.push_back(deepest->ref);
-      }
-    }
+    for (const SymbolRef& to : edges(cur, ds)) todo.push_back(to);
   }
   return seen;
+}
+
+namespace {
+
+// What decides a def's edges besides the resolutions: its definitions' kinds and refs.
+uint64_t edgeKey(const std::vector<const PyDef*>& ds) {
+  Fnv key;
+  for (const PyDef* d : ds) {
+    key.add(static_cast<uint64_t>(d->kind));
+    for (const auto& ref : d->refs) key.add(ref);
+  }
+  return key.h;
+}
+
+}  // namespace
+
+const std::vector<SymbolRef>& ModuleGraph::edges(const SymbolRef& cur, const std::vector<const PyDef*>& ds) const {
+  uint64_t key = edgeKey(ds);
+  Edges& e = edgeMemo_[cur];
+  if (e.key == key && key != 0) return e.to;
+  e.key = key;
+  e.to.clear();
+  for (const PyDef* d : ds) {
+    if (d->kind == PyDef::Kind::Class) {
+      const PyModuleFacts* m = module(cur.path);
+      for (const auto& x : m->defs)
+        if (x.name.size() > cur.symbol.size() && x.name.starts_with(cur.symbol + ".")) e.to.push_back({cur.path, x.name});
+    }
+    for (const auto& ref : d->refs) {
+      Trace t = trace(cur.path, d->name, ref);
+      const Resolution* deepest = nullptr;
+      for (const auto& s : t.steps)
+        if (s.kind == Resolution::Kind::Def) deepest = &s;
+      if (!deepest) continue;
+      bool selfRoot = t.parts[0] == "self" || t.parts[0] == "cls";
+      if (selfRoot && deepest == &t.steps[0]) continue;  // an instance attribute: not the whole class
+      e.to.push_back(deepest->ref);
+    }
+  }
+  return e.to;
+}
+
+bool ModuleGraph::adopt(ModuleGraph& previous) {
+  if (&previous == this || previous.byName_.size() != byName_.size() || previous.packages_ != packages_) return false;
+  for (auto a = byName_.begin(), b = previous.byName_.begin(); a != byName_.end(); ++a, ++b) {
+    if (a->first != b->first || a->second.path != b->second.path || a->second.package != b->second.package) return false;
+    if (a->second.facts != b->second.facts && resolutionSignature(*a->second.facts) != resolutionSignature(*b->second.facts))
+      return false;
+  }
+  memo_ = std::move(previous.memo_);
+  edgeMemo_ = std::move(previous.edgeMemo_);
+  previous.memo_.clear();
+  previous.edgeMemo_.clear();
+  // A reach of the previous graph holds here while none of its defs' edges moved: edgeMemo_
+  // holds the key each member had there (every reach computes or checks all its members), and
+  // only a def of a module whose facts are not the very same can have another key now.
+  std::map<SymbolRef, bool> moved;
+  auto movedHere = [&](const SymbolRef& r) {
+    auto [it, fresh] = moved.try_emplace(r, false);
+    if (fresh) {
+      auto mine = byPath_.find(r.path);
+      auto theirs = previous.byPath_.find(r.path);
+      if (mine->second->facts != theirs->second->facts) {
+        auto e = edgeMemo_.find(r);
+        it->second = e == edgeMemo_.end() || e->second.key != edgeKey(defsOf(*mine->second, r.symbol));
+      }
+    }
+    return it->second;
+  };
+  for (auto& [key, reached] : previous.reachMemo_)
+    if (std::none_of(reached.begin(), reached.end(), movedHere)) reachMemo_.emplace(key, std::move(reached));
+  previous.reachMemo_.clear();
+  return true;
 }
 
 std::set<std::string> ModuleGraph::importClosure(const std::string& path) const {

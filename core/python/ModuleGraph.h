@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/TreeFacts.h"
@@ -94,6 +96,13 @@ class ModuleGraph {
   // Memoised per (path, symbol): the graph's facts never change after construction (a base
   // graph lives as long as its merge base, so each keystroke reuses its closures).
   const std::set<SymbolRef>& reach(const std::string& path, const std::string& symbol) const;
+  // Takes over what `previous` (a graph of the same layout, about to be dropped) computed, when
+  // this graph resolves every name exactly as it does: the same modules, each with the same
+  // definition names, kinds, bases and aliases and the same imports, in order (a keystroke inside
+  // a def's body). Then its resolutions are this graph's, and each def's reach edges are reused
+  // while the def's own kind and refs are unchanged. Otherwise nothing is taken. Returns whether
+  // it took them.
+  bool adopt(ModuleGraph& previous);
   // Modules a module imports, transitively (itself and the packages each import executes included).
   std::set<std::string> importClosure(const std::string& path) const;
   // The modules reached from every launch of every descriptor (multi-launch sources included),
@@ -111,15 +120,25 @@ class ModuleGraph {
     std::string name, path;
     bool package = false;
     const PyModuleFacts* facts = nullptr;
+    // The module's definitions by name (built on the module's first lookup): `defs` is asked
+    // for every name a reach or a resolution passes, and a module holds hundreds of defs.
+    mutable std::optional<std::unordered_map<std::string_view, std::vector<const PyDef*>>> byDefName;
   };
   const TreeFacts& facts_;
   const Layout& layout_;
   std::map<std::string, Mod> byName_;          // dotted name -> module
-  std::map<std::string, std::string> byPath_;  // path -> dotted name
+  std::map<std::string, const Mod*> byPath_;   // path -> its module (a node of byName_)
   std::set<std::string> packages_;             // every dotted package prefix (namespace ones too)
   std::set<std::string> topLevel_;             // first components of repository modules
   mutable std::map<std::pair<std::string, std::string>, Resolution> memo_;
   mutable std::map<std::pair<std::string, std::string>, std::set<SymbolRef>> reachMemo_;
+  // One def's edges in a reach (its class members, then what each ref resolves to), keyed by a
+  // hash of the defs' kinds and refs, which alone, with the resolutions, decide them.
+  struct Edges {
+    uint64_t key = 0;
+    std::vector<SymbolRef> to;
+  };
+  mutable std::map<SymbolRef, Edges> edgeMemo_;
   mutable std::set<std::pair<std::string, std::string>> busy_;
   mutable std::optional<std::set<std::string>> shipped_;
   mutable bool anyRoot_ = false;
@@ -131,6 +150,8 @@ class ModuleGraph {
   Resolution step(const Resolution& from, const std::string& part, int depth) const;
   Resolution memberOf(const SymbolRef& cls, const std::string& name, int depth) const;
   bool isDef(const std::string& path, const std::string& symbol, PyDef::Kind kind) const;
+  const std::vector<const PyDef*>& defsOf(const Mod& m, std::string_view symbol) const;
+  const std::vector<SymbolRef>& edges(const SymbolRef& cur, const std::vector<const PyDef*>& ds) const;
 };
 
 }  // namespace impact

@@ -147,6 +147,61 @@ TEST(Workspace, ACppEditKeepsTheHeadsModuleGraphAndAPythonEditRebuildsIt) {
   EXPECT_NE(gridRow(*st).find("_blocks"), std::string::npos) << gridRow(*st);
 }
 
+// A Python keystroke inside a def's body builds a new head graph that takes over the last one's
+// resolutions and reach closures (ModuleGraph::adopt); an edit that changes a name of a module
+// does not; a def whose refs changed is walked again. The rows are a full judgement's each time.
+TEST(Workspace, APythonBodyEditTakesOverTheLastGraphsResolutionsAndANameEditDoesNot) {
+  Live live;
+  live.ws.analyse();
+  auto gridRow = [](const AnalysisState& s) {
+    for (const auto& r : s.rows)
+      if (r.contract == "launch-surface:grid" && r.status == Status::Changed) return r.message;
+    return std::string();
+  };
+  auto edit = [&](const std::string& py) {
+    live.ws.setBuffer(MonorepoFixture::kAttention, py);
+    auto st = live.ws.analyse();
+    EXPECT_EQ(summary(st->rows), summary(live.fullJudgement(*st)));
+    return st;
+  };
+  std::string py = live.repo.read(MonorepoFixture::kAttention);
+  const std::string body = "return ((seqlen_q + spec.block_m - 1) // spec.block_m,";
+  size_t at = py.find(body);
+  ASSERT_NE(at, std::string::npos);
+
+  // Two new helpers: new names, so nothing is taken over; the grid reaches the first.
+  std::string two = py;
+  two.replace(at, body.size(), "return (_blocks(seqlen_q, spec.block_m),");
+  two.insert(two.find("def attention_dense_grid("),
+             "def _blocks(n, m):\n    return (n + m - 1) // m\n\n\ndef _tiles(n, m):\n    return -(-n // m)\n\n\n");
+  auto st = edit(two);
+  EXPECT_EQ(live.ws.headGraphAdoptions(), 0);
+  EXPECT_NE(gridRow(*st).find("_blocks"), std::string::npos) << gridRow(*st);
+  EXPECT_EQ(gridRow(*st).find("_tiles"), std::string::npos) << gridRow(*st);
+
+  // A body edit that keeps every name and ref: taken over.
+  std::string same = two;
+  same.replace(same.find("return (n + m - 1) // m"), 23, "return (n + (m - 1)) // m");
+  st = edit(same);
+  EXPECT_EQ(live.ws.headGraphAdoptions(), 1);
+  EXPECT_NE(gridRow(*st).find("_blocks"), std::string::npos) << gridRow(*st);
+
+  // The grid calls the other helper: the names are the same (taken over), but the grid's refs
+  // moved, so its reach is walked again and names the helper it reaches now.
+  std::string other = same;
+  other.replace(other.find("return (_blocks(seqlen_q, spec.block_m),"), 40, "return (_tiles(seqlen_q, spec.block_m), ");
+  st = edit(other);
+  EXPECT_EQ(live.ws.headGraphAdoptions(), 2);
+  EXPECT_NE(gridRow(*st).find("_tiles"), std::string::npos) << gridRow(*st);
+
+  // An import added: a name of the module changed, nothing is taken over.
+  std::string imported = other;
+  imported.insert(0, "import math\n");
+  st = edit(imported);
+  EXPECT_EQ(live.ws.headGraphAdoptions(), 2);
+  EXPECT_NE(gridRow(*st).find("_tiles"), std::string::npos) << gridRow(*st);
+}
+
 size_t pinMismatches(const AnalysisState& st) {
   size_t n = 0;
   for (const auto& r : st.rows) n += r.status == Status::Mismatch && r.mirror.path == MonorepoFixture::kAttentionPin;
