@@ -34,7 +34,7 @@ quiet() {
 }
 
 packages=(build-essential cmake ninja-build pkg-config git
-          llvm-22-dev libgit2-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
+          llvm-22-dev libgit2-dev libssl-dev libtree-sitter-dev nlohmann-json3-dev libabsl-dev
           libgtest-dev libgmock-dev libzstd-dev libyaml-cpp-dev)
 if [ "$for_tests" = 1 ]; then
   packages+=(neovim   # neovim: the headless editor-client test (tests/clients)

@@ -1,6 +1,7 @@
 #include "git/Snapshot.h"
 
 #include <git2.h>
+#include <openssl/evp.h>
 
 #include "absl/strings/str_cat.h"
 
@@ -42,9 +43,23 @@ void Snapshot::overlay(const std::string& path, std::string content) {
   f.data = std::make_shared<const std::string>(std::move(content));
 }
 
+// Git's id of a blob: the SHA-1 of "blob <size>\0" and the content. Computed with OpenSSL's
+// SHA-1 (the CPU's SHA instructions where it has them): libgit2's own, collision-detecting SHA-1
+// costs about 20 instructions a byte, which was a sixth of a keystroke on a 240 KB builder. The
+// ids are the same; libgit2 computes it when OpenSSL cannot.
 std::string blobId(std::string_view content) {
+  std::string header = absl::StrCat("blob ", content.size());
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha1(), nullptr) == 1 &&
+            EVP_DigestUpdate(ctx, header.c_str(), header.size() + 1) == 1 &&
+            EVP_DigestUpdate(ctx, content.data(), content.size()) == 1 && EVP_DigestFinal_ex(ctx, md, &len) == 1 &&
+            len == GIT_OID_RAWSZ;
+  EVP_MD_CTX_free(ctx);
   git_oid oid;
-  git_odb_hash(&oid, content.data(), content.size(), GIT_OBJECT_BLOB);
+  if (ok) git_oid_fromraw(&oid, md);
+  else git_odb_hash(&oid, content.data(), content.size(), GIT_OBJECT_BLOB);
   char hex[GIT_OID_HEXSZ + 1];
   git_oid_tostr(hex, sizeof hex, &oid);
   return hex;
