@@ -186,6 +186,44 @@ void walk(TSNode n, const std::function<bool(TSNode)>& fn) {
   ts_tree_cursor_delete(&cur);
 }
 
+void SyntaxTree::walkAll(const std::function<bool(TSNode)>& fn) const {
+  std::call_once(preorderOnce_, [this] {
+    // The cursor's own order (walk's): a node is listed when entered; its end is set when left.
+    TSTreeCursor cur = ts_tree_cursor_new(root());
+    std::vector<uint32_t> open;
+    auto enter = [&] {
+      open.push_back(static_cast<uint32_t>(preorder_.size()));
+      preorder_.push_back(ts_tree_cursor_current_node(&cur));
+      subtreeEnd_.push_back(0);
+    };
+    auto leave = [&] {
+      subtreeEnd_[open.back()] = static_cast<uint32_t>(preorder_.size());
+      open.pop_back();
+    };
+    enter();
+    for (bool done = false; !done;) {
+      if (ts_tree_cursor_goto_first_child(&cur)) {
+        enter();
+        continue;
+      }
+      leave();
+      for (;;) {
+        if (ts_tree_cursor_goto_next_sibling(&cur)) {
+          enter();
+          break;
+        }
+        if (!ts_tree_cursor_goto_parent(&cur)) {
+          done = true;
+          break;
+        }
+        leave();
+      }
+    }
+    ts_tree_cursor_delete(&cur);
+  });
+  for (size_t i = 0; i < preorder_.size();) i = fn(preorder_[i]) ? i + 1 : subtreeEnd_[i];
+}
+
 uint64_t fnv1a(std::string_view s, uint64_t h) {
   for (unsigned char c : s) {
     h ^= c;

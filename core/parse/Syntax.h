@@ -42,6 +42,10 @@ class SyntaxTree {
   std::string_view text(TSNode n) const;
   // "" when the tree has no ERROR or MISSING node; else "line N: <reason>" for the first one.
   std::string firstError() const;
+  // walk(root(), fn): every node, pre-order, fn returning false to skip a node's children. The
+  // order is listed once per tree (one cursor pass, thread-safe), so each of the extractors'
+  // whole-tree passes is a loop over it rather than a cursor walk of its own.
+  void walkAll(const std::function<bool(TSNode)>& fn) const;
 
  private:
   SyntaxTree(Lang lang, std::string text, TSTree* tree) : lang_(lang), text_(std::move(text)), tree_(tree) {}
@@ -52,6 +56,10 @@ class SyntaxTree {
   // codeFingerprint's memo, by node (subtree id, start byte): a function fingerprinted by two
   // extractors, or by one and the functions list, is walked once. Inner nodes only (a leaf's
   // id can be its inline data, shared by equal tokens).
+  // walkAll's order: the nodes pre-order and, for each, the index just past its subtree.
+  mutable std::once_flag preorderOnce_;
+  mutable std::vector<TSNode> preorder_;
+  mutable std::vector<uint32_t> subtreeEnd_;
   mutable std::mutex fingerprintsMutex_;
   mutable std::map<std::pair<const void*, uint32_t>, uint64_t> fingerprints_;
 };

@@ -217,7 +217,7 @@ void DeclaredTypes::readFunctions() {
     fns_.push_back({lastComponent(written), owner, ret + declaratorSuffix(field(def, "declarator"))});
   }
   std::vector<std::string> quoted, system;
-  walk(c_.tree.root(), [&](TSNode n) {
+  c_.tree.walkAll([&](TSNode n) {
     if (!is(n, "preproc_include")) return is(n, "translation_unit") || type(n).starts_with("preproc_");
     TSNode p = field(n, "path");
     std::string_view t = c_.text(p);

@@ -78,7 +78,7 @@ void extractBindings(const Ctx& c, std::vector<BindingSet>& out, std::map<std::s
     }
     out[it->second].bindings.push_back(std::move(b));
   };
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (is(n, "call_expression")) {
       TSNode callee = field(n, "function");
       if (is(callee, "field_expression") && isInsert(c.text(field(callee, "field")))) {

@@ -172,7 +172,7 @@ std::string calleeName(const Ctx& c, TSNode call) {
 void collect(Ctx& c) {
   TSNode root = c.tree.root();
   c.matches = QuerySet::of(Lang::Cpp).run(root);
-  walk(root, [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     std::string_view t = type(n);
     if (t == "namespace_definition" || t == "class_specifier" || t == "struct_specifier") {
       TSNode name = field(n, "name");

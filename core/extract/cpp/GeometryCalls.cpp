@@ -291,7 +291,7 @@ std::vector<GeometryCallSite> findGeometryCallSites(std::string_view packText, s
   const Witnesses w = cpp::geometry::witnesses(c);
   for (GeometryCallSite& site : out) {
     TSNode call{};
-    walk(c.tree.root(), [&](TSNode n) {
+    c.tree.walkAll([&](TSNode n) {
       if (!cpp::isNull(call)) return false;
       if (is(n, "call_expression") && rangeOf(n).line == site.line && cpp::calleeName(c, n) == site.callee) call = n;
       return cpp::isNull(call);
@@ -360,7 +360,7 @@ GeometryHeader readGeometryHeader(std::string_view headerText, std::string_view 
   Ctx c(*tree);
   cpp::collect(c);
   std::set<std::string> statuses;
-  walk(tree->root(), [&](TSNode n) {
+  tree->walkAll([&](TSNode n) {
     if (is(n, "preproc_include")) {
       std::string_view p = c.text(field(n, "path"));
       if (p.size() >= 2) h.includes.emplace_back(p.substr(1, p.size() - 2));

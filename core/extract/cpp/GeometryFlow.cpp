@@ -40,7 +40,7 @@ std::string aggregateType(const Ctx& c, TSNode n) {
 // The position of member `name` in the file's declaration of struct `type`, or -1.
 int memberIndex(const Ctx& c, const std::string& type, const std::string& name) {
   int found = -1;
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (found >= 0) return false;
     if (!is(n, "struct_specifier") || c.text(field(n, "name")) != type || isNull(field(n, "body"))) return true;
     int i = 0;

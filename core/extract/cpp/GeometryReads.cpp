@@ -224,7 +224,7 @@ std::string callerOrigin(const Ctx& c, int fi, std::string_view name, int depth)
   std::string fn = lastComponent(c.text(field(decl, "declarator")));
   std::string out;
   bool agree = true, any = false;
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (!agree) return false;
     if (!is(n, "call_expression") || calleeName(c, n) != fn) return true;
     auto args = items(field(n, "arguments"));
@@ -270,7 +270,7 @@ Witnesses witnesses(const Ctx& c) {
     auto [it, fresh] = out.emplace(from, w);
     if (!fresh && it->second.key != w.key) it->second.ambiguous = true;
   };
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (is(n, "binary_expression")) {
       std::string op(c.text(field(n, "operator")));
       if (op != "!=" && op != "==") return true;

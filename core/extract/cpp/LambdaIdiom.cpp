@@ -400,7 +400,7 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetA
   }
   // The direct form: the function appends to a local vector itself, statement by statement.
   std::vector<TSNode> directDecls;
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (is(n, "lambda_expression")) return false;
     if (!is(n, "declaration")) return true;
     int f = c.functionOf(n);

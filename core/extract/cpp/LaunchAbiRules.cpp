@@ -14,7 +14,7 @@ namespace {
 // The definition of the function `name` (its declarator's last component), or null.
 TSNode launchAbiFunction(const SyntaxTree& t, std::string_view name) {
   TSNode found{};
-  walk(t.root(), [&](TSNode n) {
+  t.walkAll([&](TSNode n) {
     if (!isNull(found)) return false;
     if (!is(n, "function_definition")) return true;
     TSNode fd = functionDeclarator(n);

@@ -183,7 +183,7 @@ std::vector<Found> invocations(const SyntaxTree& tree, const Directives& pp) {
   std::vector<std::pair<uint32_t, uint32_t>> skip;  // #ifdef names, #if conditions
   uint32_t consumed = 0;
   const std::string& text = tree.text();
-  walk(tree.root(), [&](TSNode n) {
+  tree.walkAll([&](TSNode n) {
     if (out.size() >= kMaxMacroSites) return false;
     std::string_view t = type(n);
     if (t == "preproc_def" || t == "preproc_function_def" || t == "preproc_call" || t == "preproc_include" ||
@@ -261,7 +261,7 @@ std::pair<uint32_t, uint32_t> pointOf(const std::string& text, uint32_t at, TSPo
 void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<MacroSite>& sites) {
   if (pp.headersMissing.empty()) return;
   std::set<std::string> declared;
-  walk(tree.root(), [&](TSNode n) {
+  tree.walkAll([&](TSNode n) {
     if (is(n, "identifier") || is(n, "field_identifier")) {
       TSNode p = ts_node_parent(n);
       std::string_view pt = ts_node_is_null(p) ? std::string_view() : type(p);
@@ -277,7 +277,7 @@ void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<Macr
   const std::string& text = tree.text();
   std::set<uint32_t> at;
   for (const MacroSite& s : sites) at.insert(s.range.line);
-  walk(tree.root(), [&](TSNode n) {
+  tree.walkAll([&](TSNode n) {
     if (sites.size() >= kMaxMacroSites) return false;
     if (is(n, "comment") || is(n, "string_literal") || is(n, "preproc_include") || is(n, "preproc_def") ||
         is(n, "preproc_function_def"))

@@ -235,7 +235,7 @@ class ChecksReader {
   // `name.emplace(k, …)` / `insert` / `try_emplace` with a string (a literal, a named constant) or
   // the variable of a range-for over strings (written there or held by a named array).
   void mapKeys(const std::string& name, Branch& b) const {
-    walk(c_.tree.root(), [&](TSNode n) {
+    c_.tree.walkAll([&](TSNode n) {
       if (is(n, "init_declarator") && c_.text(innermostIdentifier(field(n, "declarator"))) == name) {
         TSNode v = field(n, "value");
         for (TSNode e : elementsOf(c_, v))

@@ -85,7 +85,7 @@ std::map<std::string, std::set<size_t>> metadataKeyParams(const Ctx& c) {
 bool keysMetadata(const Ctx& c, const std::string& name, const std::map<std::string, std::set<size_t>>& keyed) {
   if (keyed.empty()) return false;
   std::set<std::string> loopVars;
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (is(n, "for_range_loop") && noSpace(c.text(field(n, "right"))) == name) {
       TSNode d = field(n, "declarator");
       while (!isNull(d) && !is(d, "identifier")) d = field(d, "declarator");
@@ -94,7 +94,7 @@ bool keysMetadata(const Ctx& c, const std::string& name, const std::map<std::str
     return true;
   });
   bool found = false;
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     if (found) return false;
     if (!is(n, "call_expression")) return true;
     auto it = keyed.find(lastComponent(c.text(field(n, "function"))));
@@ -115,7 +115,7 @@ bool keysMetadata(const Ctx& c, const std::string& name, const std::map<std::str
 
 void extractNamesArrays(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetAside>& setAside) {
   const auto keyed = metadataKeyParams(c);
-  walk(c.tree.root(), [&](TSNode n) {
+  c.tree.walkAll([&](TSNode n) {
     TSNode decl{}, value{}, declarator{};
     if (is(n, "init_declarator")) {
       decl = parentOf(n);

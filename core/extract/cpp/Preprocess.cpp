@@ -136,7 +136,7 @@ class Pass {
     const std::string& text = tree.text();
     std::vector<Directive> ds = scanDirectives(text);
     std::map<uint32_t, TSNode> defNodes;
-    walk(tree.root(), [&](TSNode n) {
+    tree.walkAll([&](TSNode n) {
       if (is(n, "preproc_def") || is(n, "preproc_function_def")) {
         defNodes[ts_node_start_byte(n)] = n;
         return false;

@@ -143,7 +143,7 @@ ModIndex* DeclEval::Impl::index(const SyntaxTree* tree, const std::string& dotte
     ModIndex* m = slot.get();
     collectModule(*tree, tree->root(), "", *m, 0);
     if (hasWord(tree->text(tree->root()), "global"))
-      walk(tree->root(), [&](TSNode n) {
+      tree->walkAll([&](TSNode n) {
         if (is(n, "global_statement"))
           for (TSNode id : namedChildren(n))
             if (is(id, "identifier")) m->globals.insert(std::string(tree->text(id)));
