@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "absl/strings/str_cat.h"
 #include "extract/python/DeclEval.h"
 #include "parse/Syntax.h"
@@ -35,6 +37,39 @@ bool specText(const AV& v, std::string& out) {
   }
 }
 
+// A value the producer passed, as typed JSON for the emitter's driver (a tuple as {"$tuple": [...]},
+// `spec` as {"$spec": true}); false with `why` when the reading does not know it.
+bool asJson(const AV& v, const void* spec, nlohmann::json& out, std::string& why, int depth = 0) {
+  switch (v.k) {
+    case K::Bool: out = bool(v.i); return true;
+    case K::Int: out = v.i; return true;
+    case K::Str: out = v.s; return true;
+    case K::None: out = nullptr; return true;
+    case K::List:
+    case K::Tuple: {
+      if (depth > 4 || !v.items) break;
+      nlohmann::json items = nlohmann::json::array();
+      for (const AV& e : *v.items) {
+        nlohmann::json j;
+        if (!asJson(e, spec, j, why, depth + 1)) return false;
+        items.push_back(std::move(j));
+      }
+      out = v.k == K::Tuple ? nlohmann::json{{"$tuple", std::move(items)}} : std::move(items);
+      return true;
+    }
+    case K::Instance:
+      if (spec && v.closure.get() == spec) {
+        out = {{"$spec", true}};
+        return true;
+      }
+      why = "an object of " + v.s;
+      return false;
+    default: break;
+  }
+  why = v.k == K::Unknown && !v.s.empty() ? v.s : "a value the reading does not know";
+  return false;
+}
+
 // A builder that declares arguments (a method such as `Spec.kernel_name` may be read as a builder
 // of no argument: it is run, not watched).
 bool declares(const PyBuilder& b) {
@@ -59,6 +94,48 @@ void collectEntries(const AV& v, std::vector<AotWritten>& out, int depth = 0) {
   }
 }
 
+// The spec and the call as the emitter builds them again (AotProduced::specJson, callJson), or why not.
+void describeBuild(AotProduced& k, const AV* spec, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw,
+                   const std::map<std::string, std::string>& pathOf) {
+  const void* obj = spec ? spec->closure.get() : nullptr;
+  nlohmann::json call = {{"args", nlohmann::json::array()}, {"kwargs", nlohmann::json::object()}};
+  std::string why;
+  for (size_t i = 0; i < pos.size(); ++i) {
+    nlohmann::json j;
+    if (!asJson(pos[i], obj, j, why)) {
+      k.notRun = absl::StrCat("the builder's argument #", i + 1, " is not known to the reading: ", why);
+      return;
+    }
+    call["args"].push_back(std::move(j));
+  }
+  for (const auto& [name, v] : kw) {
+    nlohmann::json j;
+    if (!asJson(v, obj, j, why)) {
+      k.notRun = absl::StrCat("the builder's argument ", name, "= is not known to the reading: ", why);
+      return;
+    }
+    call["kwargs"][name] = std::move(j);
+  }
+  k.callJson = call.dump();
+  if (!spec) return;  // a builder called without a spec object: its call is all there is
+  auto module = spec->mod ? pathOf.find(spec->mod->dotted) : pathOf.end();
+  if (module == pathOf.end() || module->first.empty()) {
+    k.notRun = absl::StrCat("the spec class ", spec->s, " is not defined in a module of the import roots");
+    return;
+  }
+  k.specModule = module->second;
+  nlohmann::json fields = nlohmann::json::object();
+  for (const auto& [field, v] : *spec->closure) {
+    nlohmann::json j;
+    if (!asJson(v, nullptr, j, why)) {
+      k.notRun = absl::StrCat("the spec field ", field, " is not known to the reading: ", why);
+      return;
+    }
+    fields[field] = std::move(j);
+  }
+  k.specJson = fields.dump();
+}
+
 }  // namespace
 
 std::string aotFamilyFolder(const std::string& catalogPath) {
@@ -66,6 +143,19 @@ std::string aotFamilyFolder(const std::string& catalogPath) {
   bool family = catalogPath.find("/aot_catalog/") != std::string::npos ||
                 catalogPath.find("/aot_catalog_engine/library/") != std::string::npos;
   return family ? folderOf(catalogPath) : "";
+}
+
+std::string aotProducerArch(const TreeFacts& facts, const std::string& producerPath,
+                            const std::vector<std::string>& names) {
+  const FileFacts* f = facts.find(folderOf(producerPath) + "family.json");
+  if (!f) return "";
+  std::string first;
+  for (const auto& l : f->lists) {
+    if (!l.catalog || l.catalog->arch.empty()) continue;
+    if (first.empty()) first = l.catalog->arch;
+    if (std::find(names.begin(), names.end(), l.catalog->symbol) != names.end()) return l.catalog->arch;
+  }
+  return first;
 }
 
 std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& layout, const std::string& path,
@@ -124,9 +214,15 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   std::vector<Call> calls;
   std::map<const void*, std::vector<std::string>> strings;  // object -> strings its methods returned
   pyextract::CallTrace watch;
-  watch.skip = [&](const AV& fn, const std::vector<AV>&, const pyextract::CallTrace::Kw&) {
+  // A builder's call is recorded, not run; so is what runs on the kernel it returned (the
+  // producer's compile and write: `compile_kernel(kernel, arch=ARCH)`), which builds nothing more
+  // and, read through the tree's rocke/helpers/compile.py, would stop the run at its limits.
+  watch.skip = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw) {
     std::string module;
-    return builderOf(fn, module) != nullptr;
+    if (builderOf(fn, module)) return true;
+    auto built = [](const AV& a) { return a.k == K::Unknown && a.lib; };
+    return std::any_of(pos.begin(), pos.end(), built) ||
+           std::any_of(kw.begin(), kw.end(), [&](const auto& p) { return built(p.second); });
   };
   watch.seen = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw, const AV& value,
                    SourceRange at) {
@@ -154,15 +250,18 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     std::vector<const AV*> args;
     for (const AV& a : pos) args.push_back(&a);
     for (const auto& [_, a] : kw) args.push_back(&a);
+    const AV* specObj = nullptr;
     for (const AV* a : args) {
       if (a->k == K::Str) c.k.names.push_back(a->s);
       if (a->k == K::Instance && a->closure) c.objects.push_back(a->closure.get());
       if (a->k == K::Instance && a->closure && c.objects.size() == 1) {
+        specObj = a;
         c.k.specClass = a->s;
         for (const auto& [field, v] : *a->closure)
           if (std::string t; specText(v, t)) c.k.spec[field] = t;
       }
     }
+    describeBuild(c.k, specObj, pos, kw, pathOf);
     calls.push_back(std::move(c));
   };
   pyextract::CallResult r;

@@ -20,6 +20,11 @@ namespace impact {
 // ("…/rocke/aot_catalog/gfx1151/rmsnorm2d/"), else "".
 std::string aotFamilyFolder(const std::string& catalogPath);
 
+// The arch a producer's kernels are built for: the `arch` of the catalog entries of the family.json
+// beside it (the entry named by one of `names` first); "" when its folder has no catalog entry.
+std::string aotProducerArch(const TreeFacts& facts, const std::string& producerPath,
+                            const std::vector<std::string>& names = {});
+
 // Runs every family folder's producer scripts (the folder's Python files that define `main`)
 // and sets `facts.producers`.
 void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read);
