@@ -159,7 +159,8 @@ std::string aotProducerArch(const TreeFacts& facts, const std::string& producerP
 }
 
 std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& layout, const std::string& path,
-                                       const std::string& source, const TreeReader& read) {
+                                       const std::string& source, const TreeReader& read,
+                                       std::vector<std::string>* tried) {
   AotProducer out;
   out.path = path;
   auto tree = SyntaxTree::parse(Lang::Python, source);
@@ -174,6 +175,7 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     roots.push_back(folder.substr(0, folder.size() - 1));  // the producer's own folder (sibling imports)
     for (const std::string& root : roots) {
       std::string p = root + "/" + pyextract::modulePathOf(d);
+      if (tried) tried->push_back(p);
       if (auto text = read(p)) {
         slot = SyntaxTree::parse(Lang::Python, std::move(*text));
         pathOf[d] = p;
@@ -290,7 +292,8 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   return out;
 }
 
-void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read) {
+void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read, const TreeIds& ids,
+                   ProducerMemo* memo) {
   facts.producers.clear();
   std::set<std::string> folders;
   // Each family folder, and the arch folder above it (where the generators that write several
@@ -304,10 +307,32 @@ void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& rea
     for (auto it = facts.files.lower_bound(folder); it != facts.files.end() && it->first.starts_with(folder); ++it) {
       const std::string& path = it->first;
       if (!path.ends_with(".py") || path.find('/', folder.size()) != std::string::npos) continue;
+      // A run whose every read reads the same (the script and each module path it tried) is the
+      // same run: the base's answers the head's, and a keystroke elsewhere reruns nothing.
+      std::vector<ProducerMemo::Entry>* entries = memo && ids ? &memo->byPath[path] : nullptr;
+      const ProducerMemo::Entry* hit = nullptr;
+      if (entries)
+        for (const auto& e : *entries)
+          if (std::all_of(e.ids.begin(), e.ids.end(), [&](const auto& p) { return ids(p.first) == p.second; })) {
+            hit = &e;
+            break;
+          }
+      if (hit) {
+        if (hit->producer) facts.producers[path] = hit->producer;
+        continue;
+      }
       auto text = read(path);
       if (!text) continue;
-      if (auto p = runProducer(facts, layout, path, *text, read))
-        facts.producers[path] = std::make_shared<const AotProducer>(std::move(*p));
+      std::vector<std::string> tried{path};
+      std::shared_ptr<const AotProducer> made;
+      if (auto p = runProducer(facts, layout, path, *text, read, &tried)) made = std::make_shared<const AotProducer>(std::move(*p));
+      if (made) facts.producers[path] = made;
+      if (!entries) continue;
+      ProducerMemo::Entry e;
+      for (const auto& t : tried) e.ids[t] = ids(t);
+      e.producer = made;
+      if (entries->size() >= 2) entries->erase(entries->begin());  // the base's and the head's
+      entries->push_back(std::move(e));
     }
   }
 }

@@ -7,8 +7,11 @@
 // spec (`spec.kernel_name()`), or passed to the builder, are its symbols.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/CrossModule.h"
 #include "analysis/TreeFacts.h"
@@ -25,12 +28,27 @@ std::string aotFamilyFolder(const std::string& catalogPath);
 std::string aotProducerArch(const TreeFacts& facts, const std::string& producerPath,
                             const std::vector<std::string>& names = {});
 
-// Runs every family folder's producer scripts (the folder's Python files that define `main`)
-// and sets `facts.producers`.
-void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read);
+// Runs already made, by producer path: each with the content id of every path it read or tried
+// (the script, each module path its imports looked for; "" absent). Kept by whoever reads several
+// trees (collectFacts: the base and the head) or one tree many times (the server's head).
+struct ProducerMemo {
+  struct Entry {
+    std::map<std::string, std::string> ids;
+    std::shared_ptr<const AotProducer> producer;  // null: the script is no producer
+  };
+  std::map<std::string, std::vector<Entry>> byPath;
+};
 
-// Runs one producer (`path`, its text `source`): nothing when it defines no `main`.
+// Runs every family folder's producer scripts (the folder's Python files that define `main`)
+// and sets `facts.producers`. With `ids` and `memo`, a script whose reads all read the same as a
+// run in the memo is not run again.
+void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read, const TreeIds& ids = {},
+                   ProducerMemo* memo = nullptr);
+
+// Runs one producer (`path`, its text `source`): nothing when it defines no `main`. `tried`
+// receives every module path its imports looked for.
 std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& layout, const std::string& path,
-                        const std::string& source, const TreeReader& read);
+                                       const std::string& source, const TreeReader& read,
+                                       std::vector<std::string>* tried = nullptr);
 
 }  // namespace impact
