@@ -216,12 +216,14 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   std::vector<Call> calls;
   std::map<const void*, std::vector<std::string>> strings;  // object -> strings its methods returned
   pyextract::CallTrace watch;
-  // A builder's call is recorded, not run; so is what runs on the kernel it returned (the
-  // producer's compile and write: `compile_kernel(kernel, arch=ARCH)`), which builds nothing more
-  // and, read through the tree's rocke/helpers/compile.py, would stop the run at its limits.
+  // A builder's call is recorded, not run; so is what another module runs on the kernel it
+  // returned (the producer's compile: `compile_kernel(kernel, arch=ARCH)`), which builds nothing
+  // more and, read through the tree's rocke/helpers/compile.py, would stop the run at its limits.
+  // The producer's own functions run whatever they are given (a helper naming the kernel).
   watch.skip = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw) {
     std::string module;
     if (builderOf(fn, module)) return true;
+    if (fn.k == K::Func && (!fn.mod || fn.mod->dotted.empty())) return false;
     auto built = [](const AV& a) { return a.k == K::Unknown && a.lib; };
     return std::any_of(pos.begin(), pos.end(), built) ||
            std::any_of(kw.begin(), kw.end(), [&](const auto& p) { return built(p.second); });

@@ -195,6 +195,31 @@ TEST_F(EmitAot, AnArgumentChangeBreaksTheCatalogEntries) {
   EXPECT_EQ(lastLine(r.out), "Runtime impact: BREAKS") << r.out;
 }
 
+// The producer's reading skips what another module runs on a built kernel (the tree's real
+// compile_kernel, which would stop it at its limits after the first kernel), never the producer's
+// own helper given the kernel: here the helper names it, and both entries pair.
+TEST_F(EmitAot, TheProducersReadingRunsItsOwnHelperGivenTheKernel) {
+  EmitFixture& repo = *repo_;
+  repo.replace(kFamily + "produce_activation_co.py",
+               "        artifact = compile_kernel(build_elementwise(spec), arch=ARCH)\n"
+               "        symbol = spec.kernel_name()\n"
+               "        with open(os.path.join(out_dir, symbol + \".co\"), \"wb\") as f:\n"
+               "            f.write(artifact.hsaco)\n",
+               "        _emit(out_dir, build_elementwise(spec), spec)\n");
+  repo.replace(kFamily + "produce_activation_co.py", "def main() -> int:",
+               "def _emit(out_dir, kernel, spec):\n    artifact = compile_kernel(kernel, arch=ARCH)\n"
+               "    symbol = spec.kernel_name()\n    with open(os.path.join(out_dir, symbol + \".co\"), \"wb\") as f:\n"
+               "        f.write(artifact.hsaco)\n\n\ndef main() -> int:");
+  repo.commit("the producer writes through a helper");
+  RunResult r = impact("check --repo " + shellQuote(repo.dir()));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const char* sym : {"rocke_elementwise_scale_b256", "rocke_elementwise_scale_b512"})
+    EXPECT_NE(r.out.find(std::string("produce_activation_co.py builds ") + sym + " with build_elementwise(ElementwiseSpec)"),
+              std::string::npos)
+        << r.out;
+  EXPECT_NE(r.out.find("produce_activation_co.py: 2 kernels built by"), std::string::npos) << r.out;
+}
+
 // The real gfx1151 rmsnorm2d family over the real rocKE subset: its builders import
 // rocke.helpers.io, reduction and sweep, which the subset does not hold, so no kernel runs. Each
 // builder's family is a row saying so; its changed rows stay changed, for the catalog's arch.
