@@ -78,6 +78,7 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
   cache.flush();  // what was extracted goes to the disk cache as one pack
 
   ProducerMemo producerRuns;  // a producer the base and the head read alike runs once
+  producerRuns.diskDir = cache.sideFolder();  // and a warm run runs none
   for (size_t s = 0; s < snaps.size(); ++s) {
     for (size_t i = 0; i < paths[s].size(); ++i)
       out[s].files.emplace_hint(out[s].files.end(), *paths[s][i], std::move(slots[s][i]));

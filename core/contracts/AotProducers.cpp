@@ -1,10 +1,16 @@
 #include "contracts/AotProducers.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -134,6 +140,98 @@ void describeBuild(AotProduced& k, const AV* spec, const std::vector<AV>& pos, c
     fields[field] = std::move(j);
   }
   k.specJson = fields.dump();
+}
+
+}  // namespace
+
+namespace {
+
+// ----- the runs kept on disk (ProducerMemo::diskDir) -----
+using nlohmann::json;
+
+json rangeJson(const SourceRange& r) { return json::array({r.line, r.col, r.endLine, r.endCol}); }
+SourceRange rangeOf(const json& j) {
+  return {j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>(), j.at(3).get<uint32_t>()};
+}
+
+json producerJson(const AotProducer& p) {
+  json kernels = json::array(), written = json::array();
+  for (const AotProduced& k : p.kernels)
+    kernels.push_back({{"names", k.names}, {"builderPath", k.builderPath}, {"builderName", k.builderName},
+                       {"specClass", k.specClass}, {"spec", k.spec}, {"at", rangeJson(k.at)}, {"specJson", k.specJson},
+                       {"specModule", k.specModule}, {"callJson", k.callJson}, {"notRun", k.notRun}});
+  for (const AotWritten& w : p.written) written.push_back({{"symbol", w.symbol}, {"at", rangeJson(w.at)}});
+  return {{"path", p.path}, {"kernels", kernels}, {"written", written}, {"notRead", p.notRead},
+          {"readThrough", p.readThrough}};
+}
+
+AotProducer producerOf(const json& j) {  // throws on a malformed entry
+  AotProducer p;
+  p.path = j.at("path").get<std::string>();
+  for (const json& k : j.at("kernels")) {
+    AotProduced a;
+    a.names = k.at("names").get<std::vector<std::string>>();
+    a.builderPath = k.at("builderPath").get<std::string>();
+    a.builderName = k.at("builderName").get<std::string>();
+    a.specClass = k.at("specClass").get<std::string>();
+    a.spec = k.at("spec").get<std::map<std::string, std::string>>();
+    a.at = rangeOf(k.at("at"));
+    a.specJson = k.at("specJson").get<std::string>();
+    a.specModule = k.at("specModule").get<std::string>();
+    a.callJson = k.at("callJson").get<std::string>();
+    a.notRun = k.at("notRun").get<std::string>();
+    p.kernels.push_back(std::move(a));
+  }
+  for (const json& w : j.at("written")) p.written.push_back({w.at("symbol").get<std::string>(), rangeOf(w.at("at"))});
+  p.notRead = j.at("notRead").get<std::string>();
+  p.readThrough = j.at("readThrough").get<std::vector<std::string>>();
+  return p;
+}
+
+std::string diskFile(const std::string& dir, const std::string& path) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : path) h = (h ^ c) * 1099511628211ull;
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.json", static_cast<unsigned long long>(h));
+  return dir + "/producers/" + name;
+}
+
+// The runs of `path` kept on disk (a file that does not read is none: the producers run again).
+std::vector<ProducerMemo::Entry> loadRuns(const std::string& dir, const std::string& path) {
+  std::vector<ProducerMemo::Entry> out;
+  std::ifstream in(diskFile(dir, path), std::ios::binary);
+  if (!in) return out;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json j = json::parse(ss.str(), nullptr, false);
+  if (!j.is_object() || j.value("path", "") != path || !j.contains("runs") || !j["runs"].is_array()) return out;
+  try {
+    for (const json& r : j["runs"]) {
+      ProducerMemo::Entry e;
+      e.ids = r.at("ids").get<std::map<std::string, std::string>>();
+      if (!r.at("producer").is_null()) e.producer = std::make_shared<const AotProducer>(producerOf(r.at("producer")));
+      out.push_back(std::move(e));
+    }
+  } catch (const std::exception&) {
+    return {};
+  }
+  return out;
+}
+
+void saveRuns(const std::string& dir, const std::string& path, const std::vector<ProducerMemo::Entry>& runs) {
+  json list = json::array();
+  for (const auto& e : runs) list.push_back({{"ids", e.ids}, {"producer", e.producer ? producerJson(*e.producer) : json()}});
+  std::string file = diskFile(dir, path);
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
+  std::string tmp = file + "." + std::to_string(::getpid()) + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << json{{"path", path}, {"runs", list}}.dump();
+    if (!out) return;
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
 }
 
 }  // namespace
@@ -312,6 +410,8 @@ void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& rea
       // A run whose every read reads the same (the script and each module path it tried) is the
       // same run: the base's answers the head's, and a keystroke elsewhere reruns nothing.
       std::vector<ProducerMemo::Entry>* entries = memo && ids ? &memo->byPath[path] : nullptr;
+      if (entries && !memo->diskDir.empty() && memo->loaded.insert(path).second)
+        for (auto& e : loadRuns(memo->diskDir, path)) entries->push_back(std::move(e));
       const ProducerMemo::Entry* hit = nullptr;
       if (entries)
         for (const auto& e : *entries)
@@ -333,8 +433,9 @@ void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& rea
       ProducerMemo::Entry e;
       for (const auto& t : tried) e.ids[t] = ids(t);
       e.producer = made;
-      if (entries->size() >= 2) entries->erase(entries->begin());  // the base's and the head's
+      if (entries->size() >= 4) entries->erase(entries->begin());  // the base's and the head's, and two before
       entries->push_back(std::move(e));
+      if (!memo->diskDir.empty()) saveRuns(memo->diskDir, path, *entries);
     }
   }
 }

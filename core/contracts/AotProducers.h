@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct ProducerMemo {
     std::shared_ptr<const AotProducer> producer;  // null: the script is no producer
   };
   std::map<std::string, std::vector<Entry>> byPath;
+  // Also kept on disk (a folder of the extraction cache: FactsStore::sideFolder), so that a warm
+  // report runs no producer whose reads read the same; "" none.
+  std::string diskDir;
+  std::set<std::string> loaded;  // paths whose disk entries were read into byPath
 };
 
 // Runs every family folder's producer scripts (the folder's Python files that define `main`)
