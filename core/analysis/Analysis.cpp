@@ -174,8 +174,9 @@ emit::FoldContext foldContextFor(const Snapshot& base, const Snapshot& head, con
     if (!p.copy.list || p.copy.list->form == CppArgList::Form::Launch || p.copy.list->form == CppArgList::Form::NameKeyed)
       continue;
     auto& args = ctx.copyArgs["kernargs|" + p.copy.key];
+    // A catalog entry's names are the catalog's vocabulary (`Q` for `q_ptr`): its kinds and sizes are compared.
     for (const auto& a : p.copy.list->args)
-      args.push_back({a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});
+      args.push_back({p.copy.list->catalog ? "" : a.name, a.resolved ? a.kind : "", "", a.resolved ? a.size : 0u});
   }
   return ctx;
 }

@@ -77,6 +77,8 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
   for (auto& t : pool) t.join();
   cache.flush();  // what was extracted goes to the disk cache as one pack
 
+  ProducerMemo producerRuns;  // a producer the base and the head read alike runs once
+  producerRuns.diskDir = cache.sideFolder();  // and a warm run runs none
   for (size_t s = 0; s < snaps.size(); ++s) {
     for (size_t i = 0; i < paths[s].size(); ++i)
       out[s].files.emplace_hint(out[s].files.end(), *paths[s][i], std::move(slots[s][i]));
@@ -85,11 +87,12 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
       if (!content.ok()) return std::nullopt;
       return std::move(*content);
     };
-    followModules(out[s], read, [&](const std::string& p) {
+    TreeIds ids = [&](const std::string& p) {
       const FileRef* ref = snaps[s]->find(p);
       return ref ? ref->id : std::string();
-    });
-    readProducers(out[s], layout, read);  // the AOT catalog's producer scripts, run through the tree
+    };
+    followModules(out[s], read, ids);
+    readProducers(out[s], layout, read, ids, &producerRuns);  // the AOT catalog's producer scripts, run through the tree
     readLaunchAbi(out[s], read);          // and its engine's packing rules
   }
   return out;

@@ -87,11 +87,12 @@ void Workspace::refreshHeadFile(const std::string& path) {
     if (!content.ok()) return std::nullopt;
     return std::move(*content);
   };
-  followModules(headFacts_, read, [&](const std::string& p) {
+  TreeIds ids = [&](const std::string& p) {
     const FileRef* ref = headRef(p);
     return ref ? ref->id : std::string();
-  });
-  readProducers(headFacts_, layout_, read);  // a producer, or a module it reads, may have changed
+  };
+  followModules(headFacts_, read, ids);
+  readProducers(headFacts_, layout_, read, ids, &producerRuns_);  // a producer, or a module it reads, may have changed
   readLaunchAbi(headFacts_, read);
 }
 

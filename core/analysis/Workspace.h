@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/TreeFacts.h"
+#include "contracts/AotProducers.h"
 #include "contracts/Kernargs.h"
 #include "extract/Extract.h"
 #include "extract/TextChecks.h"
@@ -99,6 +100,7 @@ class Workspace {
   TreeFacts headFacts_;
   std::map<std::string, FileRef> diskChanges_;  // empty id: deleted on disk
   std::map<std::string, std::string> diskNotRead_;  // id kNotReadId in diskChanges_: why
+  ProducerMemo producerRuns_;  // the head's AOT producer runs: one whose reads read the same is not run again
   struct Buffer {
     FileRef ref;
     std::unique_ptr<SyntaxTree> tree;  // Python and C++ buffers

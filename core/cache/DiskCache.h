@@ -59,6 +59,7 @@ class DiskCache : public FactsStore {
   void store(const std::string& path, const std::string& blobId, const FileFacts& facts) override;
   // Writes the stored entries as one pack.
   void flush() override;
+  std::string sideFolder() const override { return folder(); }
 
   struct TrimResult {
     uint64_t bytesBefore = 0, bytesAfter = 0;

@@ -1,10 +1,18 @@
 #include "contracts/AotProducers.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "extract/python/DeclEval.h"
@@ -35,6 +43,39 @@ bool specText(const AV& v, std::string& out) {
   }
 }
 
+// A value the producer passed, as typed JSON for the emitter's driver (a tuple as {"$tuple": [...]},
+// `spec` as {"$spec": true}); false with `why` when the reading does not know it.
+bool asJson(const AV& v, const void* spec, nlohmann::json& out, std::string& why, int depth = 0) {
+  switch (v.k) {
+    case K::Bool: out = bool(v.i); return true;
+    case K::Int: out = v.i; return true;
+    case K::Str: out = v.s; return true;
+    case K::None: out = nullptr; return true;
+    case K::List:
+    case K::Tuple: {
+      if (depth > 4 || !v.items) break;
+      nlohmann::json items = nlohmann::json::array();
+      for (const AV& e : *v.items) {
+        nlohmann::json j;
+        if (!asJson(e, spec, j, why, depth + 1)) return false;
+        items.push_back(std::move(j));
+      }
+      out = v.k == K::Tuple ? nlohmann::json{{"$tuple", std::move(items)}} : std::move(items);
+      return true;
+    }
+    case K::Instance:
+      if (spec && v.closure.get() == spec) {
+        out = {{"$spec", true}};
+        return true;
+      }
+      why = "an object of " + v.s;
+      return false;
+    default: break;
+  }
+  why = v.k == K::Unknown && !v.s.empty() ? v.s : "a value the reading does not know";
+  return false;
+}
+
 // A builder that declares arguments (a method such as `Spec.kernel_name` may be read as a builder
 // of no argument: it is run, not watched).
 bool declares(const PyBuilder& b) {
@@ -59,6 +100,140 @@ void collectEntries(const AV& v, std::vector<AotWritten>& out, int depth = 0) {
   }
 }
 
+// The spec and the call as the emitter builds them again (AotProduced::specJson, callJson), or why not.
+void describeBuild(AotProduced& k, const AV* spec, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw,
+                   const std::map<std::string, std::string>& pathOf) {
+  const void* obj = spec ? spec->closure.get() : nullptr;
+  nlohmann::json call = {{"args", nlohmann::json::array()}, {"kwargs", nlohmann::json::object()}};
+  std::string why;
+  for (size_t i = 0; i < pos.size(); ++i) {
+    nlohmann::json j;
+    if (!asJson(pos[i], obj, j, why)) {
+      k.notRun = absl::StrCat("the builder's argument #", i + 1, " is not known to the reading: ", why);
+      return;
+    }
+    call["args"].push_back(std::move(j));
+  }
+  for (const auto& [name, v] : kw) {
+    nlohmann::json j;
+    if (!asJson(v, obj, j, why)) {
+      k.notRun = absl::StrCat("the builder's argument ", name, "= is not known to the reading: ", why);
+      return;
+    }
+    call["kwargs"][name] = std::move(j);
+  }
+  k.callJson = call.dump();
+  if (!spec) return;  // a builder called without a spec object: its call is all there is
+  auto module = spec->mod ? pathOf.find(spec->mod->dotted) : pathOf.end();
+  if (module == pathOf.end() || module->first.empty()) {
+    k.notRun = absl::StrCat("the spec class ", spec->s, " is not defined in a module of the import roots");
+    return;
+  }
+  k.specModule = module->second;
+  nlohmann::json fields = nlohmann::json::object();
+  for (const auto& [field, v] : *spec->closure) {
+    nlohmann::json j;
+    if (!asJson(v, nullptr, j, why)) {
+      k.notRun = absl::StrCat("the spec field ", field, " is not known to the reading: ", why);
+      return;
+    }
+    fields[field] = std::move(j);
+  }
+  k.specJson = fields.dump();
+}
+
+}  // namespace
+
+namespace {
+
+// ----- the runs kept on disk (ProducerMemo::diskDir) -----
+using nlohmann::json;
+
+json rangeJson(const SourceRange& r) { return json::array({r.line, r.col, r.endLine, r.endCol}); }
+SourceRange rangeOf(const json& j) {
+  return {j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>(), j.at(3).get<uint32_t>()};
+}
+
+json producerJson(const AotProducer& p) {
+  json kernels = json::array(), written = json::array();
+  for (const AotProduced& k : p.kernels)
+    kernels.push_back({{"names", k.names}, {"builderPath", k.builderPath}, {"builderName", k.builderName},
+                       {"specClass", k.specClass}, {"spec", k.spec}, {"at", rangeJson(k.at)}, {"specJson", k.specJson},
+                       {"specModule", k.specModule}, {"callJson", k.callJson}, {"notRun", k.notRun}});
+  for (const AotWritten& w : p.written) written.push_back({{"symbol", w.symbol}, {"at", rangeJson(w.at)}});
+  return {{"path", p.path}, {"kernels", kernels}, {"written", written}, {"notRead", p.notRead},
+          {"readThrough", p.readThrough}};
+}
+
+AotProducer producerOf(const json& j) {  // throws on a malformed entry
+  AotProducer p;
+  p.path = j.at("path").get<std::string>();
+  for (const json& k : j.at("kernels")) {
+    AotProduced a;
+    a.names = k.at("names").get<std::vector<std::string>>();
+    a.builderPath = k.at("builderPath").get<std::string>();
+    a.builderName = k.at("builderName").get<std::string>();
+    a.specClass = k.at("specClass").get<std::string>();
+    a.spec = k.at("spec").get<std::map<std::string, std::string>>();
+    a.at = rangeOf(k.at("at"));
+    a.specJson = k.at("specJson").get<std::string>();
+    a.specModule = k.at("specModule").get<std::string>();
+    a.callJson = k.at("callJson").get<std::string>();
+    a.notRun = k.at("notRun").get<std::string>();
+    p.kernels.push_back(std::move(a));
+  }
+  for (const json& w : j.at("written")) p.written.push_back({w.at("symbol").get<std::string>(), rangeOf(w.at("at"))});
+  p.notRead = j.at("notRead").get<std::string>();
+  p.readThrough = j.at("readThrough").get<std::vector<std::string>>();
+  return p;
+}
+
+std::string diskFile(const std::string& dir, const std::string& path) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : path) h = (h ^ c) * 1099511628211ull;
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.json", static_cast<unsigned long long>(h));
+  return dir + "/producers/" + name;
+}
+
+// The runs of `path` kept on disk (a file that does not read is none: the producers run again).
+std::vector<ProducerMemo::Entry> loadRuns(const std::string& dir, const std::string& path) {
+  std::vector<ProducerMemo::Entry> out;
+  std::ifstream in(diskFile(dir, path), std::ios::binary);
+  if (!in) return out;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json j = json::parse(ss.str(), nullptr, false);
+  if (!j.is_object() || j.value("path", "") != path || !j.contains("runs") || !j["runs"].is_array()) return out;
+  try {
+    for (const json& r : j["runs"]) {
+      ProducerMemo::Entry e;
+      e.ids = r.at("ids").get<std::map<std::string, std::string>>();
+      if (!r.at("producer").is_null()) e.producer = std::make_shared<const AotProducer>(producerOf(r.at("producer")));
+      out.push_back(std::move(e));
+    }
+  } catch (const std::exception&) {
+    return {};
+  }
+  return out;
+}
+
+void saveRuns(const std::string& dir, const std::string& path, const std::vector<ProducerMemo::Entry>& runs) {
+  json list = json::array();
+  for (const auto& e : runs) list.push_back({{"ids", e.ids}, {"producer", e.producer ? producerJson(*e.producer) : json()}});
+  std::string file = diskFile(dir, path);
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
+  std::string tmp = file + "." + std::to_string(::getpid()) + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << json{{"path", path}, {"runs", list}}.dump();
+    if (!out) return;
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
 }  // namespace
 
 std::string aotFamilyFolder(const std::string& catalogPath) {
@@ -68,8 +243,22 @@ std::string aotFamilyFolder(const std::string& catalogPath) {
   return family ? folderOf(catalogPath) : "";
 }
 
+std::string aotProducerArch(const TreeFacts& facts, const std::string& producerPath,
+                            const std::vector<std::string>& names) {
+  const FileFacts* f = facts.find(folderOf(producerPath) + "family.json");
+  if (!f) return "";
+  std::string first;
+  for (const auto& l : f->lists) {
+    if (!l.catalog || l.catalog->arch.empty()) continue;
+    if (first.empty()) first = l.catalog->arch;
+    if (std::find(names.begin(), names.end(), l.catalog->symbol) != names.end()) return l.catalog->arch;
+  }
+  return first;
+}
+
 std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& layout, const std::string& path,
-                                       const std::string& source, const TreeReader& read) {
+                                       const std::string& source, const TreeReader& read,
+                                       std::vector<std::string>* tried) {
   AotProducer out;
   out.path = path;
   auto tree = SyntaxTree::parse(Lang::Python, source);
@@ -84,6 +273,7 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     roots.push_back(folder.substr(0, folder.size() - 1));  // the producer's own folder (sibling imports)
     for (const std::string& root : roots) {
       std::string p = root + "/" + pyextract::modulePathOf(d);
+      if (tried) tried->push_back(p);
       if (auto text = read(p)) {
         slot = SyntaxTree::parse(Lang::Python, std::move(*text));
         pathOf[d] = p;
@@ -124,9 +314,17 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   std::vector<Call> calls;
   std::map<const void*, std::vector<std::string>> strings;  // object -> strings its methods returned
   pyextract::CallTrace watch;
-  watch.skip = [&](const AV& fn, const std::vector<AV>&, const pyextract::CallTrace::Kw&) {
+  // A builder's call is recorded, not run; so is what another module runs on the kernel it
+  // returned (the producer's compile: `compile_kernel(kernel, arch=ARCH)`), which builds nothing
+  // more and, read through the tree's rocke/helpers/compile.py, would stop the run at its limits.
+  // The producer's own functions run whatever they are given (a helper naming the kernel).
+  watch.skip = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw) {
     std::string module;
-    return builderOf(fn, module) != nullptr;
+    if (builderOf(fn, module)) return true;
+    if (fn.k == K::Func && (!fn.mod || fn.mod->dotted.empty())) return false;
+    auto built = [](const AV& a) { return a.k == K::Unknown && a.lib; };
+    return std::any_of(pos.begin(), pos.end(), built) ||
+           std::any_of(kw.begin(), kw.end(), [&](const auto& p) { return built(p.second); });
   };
   watch.seen = [&](const AV& fn, const std::vector<AV>& pos, const pyextract::CallTrace::Kw& kw, const AV& value,
                    SourceRange at) {
@@ -154,15 +352,18 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
     std::vector<const AV*> args;
     for (const AV& a : pos) args.push_back(&a);
     for (const auto& [_, a] : kw) args.push_back(&a);
+    const AV* specObj = nullptr;
     for (const AV* a : args) {
       if (a->k == K::Str) c.k.names.push_back(a->s);
       if (a->k == K::Instance && a->closure) c.objects.push_back(a->closure.get());
       if (a->k == K::Instance && a->closure && c.objects.size() == 1) {
+        specObj = a;
         c.k.specClass = a->s;
         for (const auto& [field, v] : *a->closure)
           if (std::string t; specText(v, t)) c.k.spec[field] = t;
       }
     }
+    describeBuild(c.k, specObj, pos, kw, pathOf);
     calls.push_back(std::move(c));
   };
   pyextract::CallResult r;
@@ -191,7 +392,8 @@ std::optional<AotProducer> runProducer(const TreeFacts& facts, const Layout& lay
   return out;
 }
 
-void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read) {
+void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& read, const TreeIds& ids,
+                   ProducerMemo* memo) {
   facts.producers.clear();
   std::set<std::string> folders;
   // Each family folder, and the arch folder above it (where the generators that write several
@@ -205,10 +407,35 @@ void readProducers(TreeFacts& facts, const Layout& layout, const TreeReader& rea
     for (auto it = facts.files.lower_bound(folder); it != facts.files.end() && it->first.starts_with(folder); ++it) {
       const std::string& path = it->first;
       if (!path.ends_with(".py") || path.find('/', folder.size()) != std::string::npos) continue;
+      // A run whose every read reads the same (the script and each module path it tried) is the
+      // same run: the base's answers the head's, and a keystroke elsewhere reruns nothing.
+      std::vector<ProducerMemo::Entry>* entries = memo && ids ? &memo->byPath[path] : nullptr;
+      if (entries && !memo->diskDir.empty() && memo->loaded.insert(path).second)
+        for (auto& e : loadRuns(memo->diskDir, path)) entries->push_back(std::move(e));
+      const ProducerMemo::Entry* hit = nullptr;
+      if (entries)
+        for (const auto& e : *entries)
+          if (std::all_of(e.ids.begin(), e.ids.end(), [&](const auto& p) { return ids(p.first) == p.second; })) {
+            hit = &e;
+            break;
+          }
+      if (hit) {
+        if (hit->producer) facts.producers[path] = hit->producer;
+        continue;
+      }
       auto text = read(path);
       if (!text) continue;
-      if (auto p = runProducer(facts, layout, path, *text, read))
-        facts.producers[path] = std::make_shared<const AotProducer>(std::move(*p));
+      std::vector<std::string> tried{path};
+      std::shared_ptr<const AotProducer> made;
+      if (auto p = runProducer(facts, layout, path, *text, read, &tried)) made = std::make_shared<const AotProducer>(std::move(*p));
+      if (made) facts.producers[path] = made;
+      if (!entries) continue;
+      ProducerMemo::Entry e;
+      for (const auto& t : tried) e.ids[t] = ids(t);
+      e.producer = made;
+      if (entries->size() >= 4) entries->erase(entries->begin());  // the base's and the head's, and two before
+      entries->push_back(std::move(e));
+      if (!memo->diskDir.empty()) saveRuns(memo->diskDir, path, *entries);
     }
   }
 }

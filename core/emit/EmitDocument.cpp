@@ -144,6 +144,11 @@ EmitDocument read(const json& j) {
     f.builder = str(fams[i], "builder", fw);
     f.base = readFamilySide(need(fams[i], "base", fw), fw + ".base");
     f.head = readFamilySide(need(fams[i], "head", fw), fw + ".head");
+    if (fams[i].contains("producers"))
+      for (const auto& p : list(fams[i], "producers", fw)) {
+        if (!p.is_string()) throw Malformed(fw + ".producers holds a non-string");
+        f.producers.push_back(p.get<std::string>());
+      }
     const json& vs = list(fams[i], "variants", fw);
     for (size_t v = 0; v < vs.size(); ++v) {
       std::string vw = absl::StrCat(fw, ".variants[", v, "]");
@@ -210,6 +215,7 @@ json toJson(const EmitDocument& doc) {
                     {"base", familySideJson(f.base)},
                     {"head", familySideJson(f.head)},
                     {"variants", vs}});
+    if (!f.producers.empty()) fams.back()["producers"] = f.producers;
   }
   json fails = json::array();
   for (const auto& f : doc.failures) fails.push_back({{"family", f.family}, {"message", f.message}});

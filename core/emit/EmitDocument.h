@@ -66,6 +66,9 @@ struct Family {
   std::string builder;
   FamilySide base, head;
   std::vector<Variant> variants;
+  // An AOT catalog family (issue 39): the producer scripts whose kernels are its variants
+  // (optional in the document: absent for a family only descriptors ship).
+  std::vector<std::string> producers;
   std::string key() const { return source + ":" + builder; }
 };
 

@@ -82,6 +82,27 @@ std::string argumentEvidence(const Family& f, const std::vector<ArgRecord>& copy
                       firstDifference(copy, *example), ")");
 }
 
+// What the emitter could not run of an AOT catalog family (issue 39), "" when every kernel ran at
+// both revisions: a row says so, never silence (the family's builder cannot import here, a kernel
+// its producer's reading cannot build again, a variant that failed).
+std::string aotNotRun(const Family& f) {
+  for (const FamilySide* s : {&f.head, &f.base})
+    if (s->status == "failed" || s->status == "timed_out")
+      return absl::StrCat("not run at the ", s == &f.head ? "head" : "base", ": ",
+                          s->status == "timed_out" ? "timed out" : s->error.empty() ? "failed" : s->error);
+  size_t failed = 0, total = 0;
+  std::string first;
+  for (const auto& v : f.variants)
+    for (const VariantSide* s : {&v.head, &v.base}) {
+      if (!s->present || s->otherShard) continue;
+      ++total;
+      if (s->error.empty()) continue;
+      if (failed++ == 0) first = absl::StrCat(v.name, " at the ", s == &v.head ? "head" : "base", ": ", s->error);
+    }
+  if (!failed) return "";
+  return absl::StrCat(failed, " of ", total, " kernel builds did not run (", first, ")");
+}
+
 bool foldable(const Row& r) {
   return r.status == Status::Changed && (r.contract == "kernel-code" || r.contract == "kernargs") &&
          r.python.path.ends_with(".py") && r.label.empty();
@@ -158,6 +179,19 @@ FoldOutcome foldRows(std::vector<Row>& rows, const EmitDocument& doc, const Fold
     ++out.folded;
   }
   for (const auto& k : kept) out.notes.push_back("emitter: stays changed: " + k);
+  for (const auto& f : doc.families) {
+    if (f.producers.empty()) continue;
+    std::string why = aotNotRun(f);
+    if (why.empty()) continue;
+    Row r;
+    r.contract = "emit";
+    r.status = Status::Outside;
+    r.python.path = f.path;
+    r.python.symbol = f.builder;
+    r.message = absl::StrCat("emitter: AOT catalog kernels of ", absl::StrJoin(f.producers, ", "), ": ", why);
+    r.key = "emit|" + f.key();
+    rows.push_back(std::move(r));
+  }
   out.notes.insert(out.notes.begin(), absl::StrCat("emitter: ", out.folded, out.folded == 1 ? " row" : " rows",
                                                    " folded to inert (", doc.families.size(),
                                                    doc.families.size() == 1 ? " family" : " families", " emitted)",

@@ -80,6 +80,15 @@ std::vector<const Variant*> runServedVariants(const Family& f, const KernargsPai
   std::set<std::string> names;
   if (p.shipped)
     for (const auto& v : p.shipped->variants) names.insert(v.name);
+  // An AOT catalog entry: the kernel its producer built under the entry's symbol (issue 39).
+  if (p.copy.list->catalog) {
+    std::vector<const Variant*> built;
+    for (const auto& v : f.variants)
+      if (v.name == p.copy.list->catalog->symbol && v.head.present && v.head.error.empty() && !v.head.kernels.empty() &&
+          !v.head.otherShard)
+        built.push_back(&v);
+    if (!built.empty()) return built;
+  }
   for (const auto& v : f.variants) {
     if (!v.head.present || !v.head.error.empty() || v.head.kernels.empty() || v.head.otherShard) continue;
     if (!p.copy.list->spec.empty()) {  // a descriptor copy: its own variant

@@ -44,6 +44,9 @@ class FactsStore {
   virtual void store(const std::string& path, const std::string& blobId, const FileFacts& facts) = 0;
   // Makes what was stored durable (a store may keep it in memory until then).
   virtual void flush() {}
+  // A folder beside the facts, of this extractor version, for what is derived per tree and kept
+  // across processes (the AOT producers' runs: core/contracts/AotProducers); "" when none.
+  virtual std::string sideFolder() const { return ""; }
 };
 
 // Facts by (path, content id). Thread-safe. Content ids are git blob ids, so a file unchanged
@@ -78,6 +81,7 @@ class ExtractCache {
   // extracted then is written to it. Set before the first get().
   void setStore(std::shared_ptr<FactsStore> store) { store_ = std::move(store); }
   size_t fromStore() const { return fromStore_; }
+  std::string sideFolder() const { return store_ ? store_->sideFolder() : ""; }
   // Writes what the store keeps in memory (FactsStore::flush); called after a tree's extraction.
   void flush() {
     if (store_) store_->flush();

@@ -1,5 +1,7 @@
 #include "judge/Archs.h"
 
+#include "contracts/AotProducers.h"
+
 namespace impact {
 
 namespace {
@@ -60,6 +62,16 @@ ArchIndex::ArchIndex(const TreeFacts& facts, const Layout& layout, const ModuleG
       byBuilder_[{module, g.builder}].insert(archs.begin(), archs.end());
       bySource[module].insert(archs.begin(), archs.end());
       all_.insert(archs.begin(), archs.end());
+    }
+  }
+  // An AOT catalog family's builders ship on the arch of the catalog their producer builds for.
+  for (const auto& [path, producer] : facts.producers) {
+    if (!producer) continue;
+    for (const AotProduced& k : producer->kernels) {
+      std::string arch = aotProducerArch(facts, path, k.names);
+      if (arch.empty()) continue;
+      byBuilder_[{k.builderPath, k.builderName}].insert(arch);
+      bySource[k.builderPath].insert(arch);
     }
   }
   // Every module a launch's module imports ships on that launch's archs.

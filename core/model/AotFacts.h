@@ -23,6 +23,11 @@ struct AotProduced {
   std::string specClass;  // "RMSNorm2DSpec"; "" without a spec object
   std::map<std::string, std::string> spec;
   SourceRange at;  // the builder's call in the producer (line of the call)
+  // How the emitter (R4) builds this kernel again as the producer did: the spec's fields as typed
+  // JSON (a tuple as {"$tuple": [...]}) and the module (repository path) defining its class, the
+  // builder's call as {"args": [...], "kwargs": {...}} with the spec as {"$spec": true}. `notRun`
+  // says why it cannot be built from what the reading knows ("" when it can).
+  std::string specJson, specModule, callJson, notRun;
 };
 
 // One catalog entry a script's run built itself (a dict with a "symbol" key, as the

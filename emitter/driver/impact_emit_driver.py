@@ -15,6 +15,9 @@ Requests:
   {"mode": "build", "import_roots": [...], "flavor": "llvm23",
    "family": {"source": "kernels/gfx950/x.py", "builder": "build_x"},
    "variants": [{"name": ..., "arch": "gfx950", "spec": {...}}], "probe": false}
+      (an AOT catalog kernel's variant adds "aot": {"producer", "spec_class": {"module", "name"},
+       "call": {"args", "kwargs"}} -- built as its producer called the builder -- or
+       {"producer", "not_run": why})
       -> {"variants": [{"name": ..., "kernels": [...]} | {"name": ..., "error": "..."}],
           "error": "..." (the family could not be set up), "probe": {...} (pack-time tables)}
   {"mode": "geometry", "import_roots": [...], "family": {"source": ..., "builder": ...},
@@ -181,30 +184,98 @@ def _spec_class(builder):
     return hints[params[0]]
 
 
+class _NotRun(Exception):
+    """A kernel the reading of its producer cannot build again (its message says why)."""
+
+
+def _decode(value, spec):
+    """A value of an AOT kernel's recorded call or spec: {"$spec": true} is the spec, {"$tuple": [...]}
+    a tuple (core/contracts/AotProducers)."""
+    if isinstance(value, dict):
+        if len(value) == 1 and value.get("$spec") is True:
+            return spec
+        if len(value) == 1 and isinstance(value.get("$tuple"), list):
+            return tuple(_decode(v, spec) for v in value["$tuple"])
+        return {k: _decode(v, spec) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v, spec) for v in value]
+    return value
+
+
+def _aot_spec(aot, fields):
+    """The spec object an AOT producer built, made again from the fields its static reading
+    recorded: the class's init fields passed, every recorded attribute then checked against the
+    object (a value the reading got wrong is this variant's error, never a silent other spec)."""
+    sc = aot.get("spec_class")
+    if not sc:
+        return None
+    cls = getattr(importlib.import_module(sc["module"]), sc["name"])
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{sc['name']} is not a dataclass: its object is not made again")
+    values = {k: _decode(v, None) for k, v in (fields or {}).items()}
+    init = {f.name for f in dataclasses.fields(cls) if f.init}
+    spec = cls(**{k: v for k, v in values.items() if k in init})
+    missing = object()
+    for key, value in values.items():
+        actual = getattr(spec, key, missing)
+        if actual is missing or actual != value:
+            shown = "absent" if actual is missing else repr(actual)
+            raise ValueError(f"the producer's spec as read does not build: {sc['name']}.{key} is {shown}, "
+                             f"the reading has {value!r}")
+    return spec
+
+
+def _build_aot(builder, variant, flavor):
+    """An AOT catalog kernel, built as its producer's call builds it (its arguments as read)."""
+    aot = variant["aot"]
+    if aot.get("not_run"):
+        raise _NotRun(f"not run: {aot['not_run']}")
+    arch = variant.get("arch") or "gfx950"
+    spec = _aot_spec(aot, variant.get("spec"))
+    call = aot.get("call") or {}
+    args = [_decode(a, spec) for a in call.get("args", [])]
+    kwargs = {k: _decode(v, spec) for k, v in call.get("kwargs", {}).items()}
+    out = []
+    for k in _kernels_of(builder(*args, **kwargs)):
+        ir = _lower(k, flavor, arch)
+        out.append({"name": str(k.name), "args": [_arg_record(p) for p in k.params],
+                    "ir_sha256": hashlib.sha256(ir.encode("utf-8")).hexdigest(),
+                    "compile": _compile_inputs(k, arch)})
+    return out
+
+
 def do_build(req):
     family = req["family"]
     answer = {"variants": []}
+    variants = req.get("variants", [])
+    spec_cls = None
     try:
         module = importlib.import_module(_module_of(family["source"]))
         builder = getattr(module, family["builder"])
-        spec_cls = _spec_class(builder)
+        # An AOT catalog kernel names its own spec class; a descriptor's variant takes the
+        # builder's first parameter's hint, as the packer does.
+        if any("aot" not in v for v in variants):
+            spec_cls = _spec_class(builder)
     except Exception as exc:  # noqa: BLE001 - the family cannot be set up
         answer["error"] = _short_error(exc)
         return answer
-    for variant in req.get("variants", []):
+    for variant in variants:
         rec = {"name": variant.get("name", "")}
         try:
-            rec["kernels"] = _build_variant(builder, spec_cls, variant, req["flavor"])
+            if "aot" in variant:
+                rec["kernels"] = _build_aot(builder, variant, req["flavor"])
+            else:
+                rec["kernels"] = _build_variant(builder, spec_cls, variant, req["flavor"])
         except Exception as exc:  # noqa: BLE001 - one variant's failure is recorded, not fatal
             if _limit_hit(exc):
                 answer["error"] = _short_error(exc)
                 return answer
-            rec["error"] = _short_error(exc)
+            rec["error"] = str(exc) if isinstance(exc, _NotRun) else _short_error(exc)
         answer["variants"].append(rec)
-    if req.get("probe"):
+    probe_variants = [v for v in req.get("probe_variants", variants) if "aot" not in v]
+    if req.get("probe") and spec_cls is not None and probe_variants:
         from impact_emit_probe import probe_family  # noqa: E402 - beside this file
-        answer["probe"] = probe_family(module, builder, spec_cls, family,
-                                       req.get("probe_variants", req.get("variants", [])),
+        answer["probe"] = probe_family(module, builder, spec_cls, family, probe_variants,
                                        float(req.get("probe_budget", 20.0)), build_spec)
     return answer
 

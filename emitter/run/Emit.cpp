@@ -256,8 +256,11 @@ ChunkPlan planChunks(Plan& plan, const EmitOptions& opts, emit::EmitDocument& do
 
 json variantsJson(const std::vector<VariantSpec>& vs, size_t first, size_t count) {
   json variants = json::array();
-  for (size_t i = first; i < first + count; ++i)
-    variants.push_back({{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}});
+  for (size_t i = first; i < first + count; ++i) {
+    json v = {{"name", vs[i].name}, {"arch", vs[i].arch}, {"spec", json::parse(vs[i].spec, nullptr, false)}};
+    if (!vs[i].aot.empty()) v["aot"] = json::parse(vs[i].aot, nullptr, false);  // built as its producer did
+    variants.push_back(std::move(v));
+  }
   return variants;
 }
 
@@ -319,6 +322,7 @@ emit::Family assembleFamily(const std::string& key, const FamilyPlan& fam, const
   f.source = fam.source;
   f.path = fam.path;
   f.builder = fam.builder;
+  f.producers = fam.producers;
   json answers[2];
   for (int h = 0; h < 2; ++h) {
     emit::FamilySide& side = h ? f.head : f.base;

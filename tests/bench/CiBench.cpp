@@ -4,8 +4,8 @@
 //   cold  = `impact report` with an empty cache (the cache is written);
 //   warm  = the same again (every fact from the cache);
 //   each with its wall time, CPU time and peak RSS. Run: bash scripts/bench.sh --ci [--scale=10]
-//   [--shape=ingestor|surface] [--runs=5]: `ingestor` (the default) is 301 surface files beside 20k
-//   unrelated ones; `surface` is issue 37's tree, 13.7k of its 20k files surface files. With
+//   [--shape=ingestor|surface] [--aot=N] [--runs=5]: `ingestor` (the default) is 301 surface files beside 20k
+//   unrelated ones (--aot=N adds N AOT catalog families to it: 4 files each); `surface` is issue 37's tree, 13.7k of its 20k files surface files. With
 //   --runs=N every measure is taken N times and the median printed.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
     if (a.rfind("--scale=", 0) == 0) scale = std::max(1, std::atoi(a.c_str() + 8));
     else if (a.rfind("--runs=", 0) == 0) runs = std::max(1, std::atoi(a.c_str() + 7));
     else if (a.rfind("--shape=", 0) == 0) shape = a.substr(8);
+    else if (a.rfind("--aot=", 0) == 0) size.aotFamilies = std::max(0, std::atoi(a.c_str() + 6));
     else if (a == "--keep") keep = true;
     else if (a.rfind("--floor=", 0) == 0) {
       // The floor alone on a kept fixture: for an instruction count beside impact report's
@@ -150,7 +151,7 @@ int main(int argc, char** argv) {
                   f->wallMs, f->cpuMs);
       return 0;
     }
-    else return std::fprintf(stderr, "usage: impact_ci_bench [--scale=N] [--shape=ingestor|surface] [--runs=N] [--keep] | --floor=DIR\n"), 2;
+    else return std::fprintf(stderr, "usage: impact_ci_bench [--scale=N] [--shape=ingestor|surface] [--aot=N] [--runs=N] [--keep] | --floor=DIR\n"), 2;
   }
   if (shape != "ingestor" && shape != "surface")
     return std::fprintf(stderr, "impact_ci_bench: unknown shape '%s' (ingestor, surface)\n", shape.c_str()), 2;
@@ -168,9 +169,10 @@ int main(int argc, char** argv) {
     size.cppFiles *= scale;
     size.unrelatedFiles *= scale;
     impact::bench::generateMonorepo(dir, size);
-    std::printf("fixture (shape ingestor, scale %d): %d kernel modules, %d UKDs, %d C++ files, %d unrelated files "
-                "(generated in %.1f s)\n",
-                scale, size.kernelModules, size.ukds, size.cppFiles, size.unrelatedFiles, ms(steady_clock::now() - g0) / 1000);
+    std::printf("fixture (shape ingestor, scale %d): %d kernel modules, %d UKDs, %d C++ files, %d unrelated files, "
+                "%d AOT catalog families (generated in %.1f s)\n",
+                scale, size.kernelModules, size.ukds, size.cppFiles, size.unrelatedFiles, size.aotFamilies,
+                ms(steady_clock::now() - g0) / 1000);
   }
   std::printf("machine: %u cores, load average %s\n", std::thread::hardware_concurrency(), loadAverage().c_str());
 

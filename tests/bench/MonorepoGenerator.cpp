@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 
@@ -148,6 +149,62 @@ std::string profileYaml(int i, bool changed) {
                     "      and static LDS within 163,840 bytes; an arm that builds is not thereby legal.\n");
   return s;
 }
+// One AOT catalog family in the real gfx1151 form (produce_rmsnorm2d_co.py, RmsNormAdapter.cpp).
+void writeAotFamily(const std::string& dir, int i) {
+  const std::string folder = absl::StrCat(kHkp, "/rocke/aot_catalog/gfx1151/aot_op_", i, "/");
+  write(dir, absl::StrCat(kHkp, "/rocke/platform/python/rocke/instances/common/aot_op_", i, ".py"),
+        absl::StrCat("\"\"\"AOT op ", i, ".\"\"\"\n\nfrom dataclasses import dataclass\n\n"
+                     "from ...core.ir import F16, F32, I32, IRBuilder, PtrType\n\n\n"
+                     "@dataclass(frozen=True)\nclass AotOp", i, "Spec:\n    n_per_block: int\n    block_size: int = 256\n"
+                     "    vec: int = 4\n    save_stats: bool = False\n    name: str = \"rocke_aot_op_", i, "\"\n\n"
+                     "    def kernel_name(self) -> str:\n"
+                     "        return f\"{self.name}_N{self.n_per_block}_b{self.block_size}_v{self.vec}\"\n\n\n"
+                     "def build_aot_op_", i, "(spec: AotOp", i, "Spec):\n    b = IRBuilder(spec.kernel_name())\n"
+                     "    x = b.param(\"X\", PtrType(F16, \"global\"), noalias=True, readonly=True)\n"
+                     "    y = b.param(\"Y\", PtrType(F16, \"global\"), noalias=True, writeonly=True)\n"
+                     "    if spec.save_stats:\n        b.param(\"Stats\", PtrType(F32, \"global\"))\n"
+                     "    m = b.param(\"M\", I32)\n    n = b.param(\"N\", I32)\n    eps = b.param(\"eps\", F32)\n"
+                     "    return b.finish()\n"));
+  write(dir, absl::StrCat(folder, "produce_aot_op_", i, "_co.py"),
+        absl::StrCat("import os\nimport sys\n\nfrom rocke.instances.common.aot_op_", i, " import AotOp", i,
+                     "Spec, build_aot_op_", i, "\nfrom rocke.helpers.compile import compile_kernel\n\nARCH = \"gfx1151\"\n\n"
+                     "CONFIGS = [(1024, 256, 4), (2048, 256, 4), (2048, 128, 8), (4096, 512, 4)]\n\n\n"
+                     "def main() -> int:\n    out_dir = sys.argv[1] if len(sys.argv) > 1 else \".\"\n"
+                     "    for n, block_size, vec in CONFIGS:\n        spec = AotOp", i,
+                     "Spec(n_per_block=n, block_size=block_size, vec=vec, save_stats=False)\n"
+                     "        artifact = compile_kernel(build_aot_op_", i, "(spec), arch=ARCH)\n"
+                     "        with open(os.path.join(out_dir, spec.kernel_name() + \".co\"), \"wb\") as f:\n"
+                     "            f.write(artifact.hsaco)\n    return 0\n\n\n"
+                     "if __name__ == \"__main__\":\n    raise SystemExit(main())\n"));
+  std::string j = absl::StrCat("{\n    \"family\": \"aot_op_", i, "_gfx1151\",\n    \"op_kind\": \"aot_op_", i,
+                               "\",\n    \"arch\": \"gfx1151\",\n    \"kernels\": [\n");
+  int k = 0;
+  for (auto [n, bs, vec] : {std::tuple{1024, 256, 4}, {2048, 256, 4}, {2048, 128, 8}, {4096, 512, 4}}) {
+    std::string sym = absl::StrCat("rocke_aot_op_", i, "_N", n, "_b", bs, "_v", vec);
+    absl::StrAppend(&j, k++ ? ",\n" : "", "        {\n            \"symbol\": \"", sym, "\",\n            \"co_file\": \"", sym,
+                    ".co\",\n            \"constraints\": {\"N\": {\"equals\": ", n, "}},\n",
+                    "            \"grid\": {\"x\": \"M\", \"y\": 1, \"z\": 1},\n            \"block\": [", bs,
+                    ", 1, 1],\n            \"args_signature\": [\n",
+                    "                {\"name\": \"X\", \"type\": \"ptr\"},\n                {\"name\": \"Y\", \"type\": \"ptr\"},\n",
+                    "                {\"name\": \"M\", \"type\": \"i32\"},\n                {\"name\": \"N\", \"type\": \"i32\"},\n",
+                    "                {\"name\": \"eps\", \"type\": \"f32\"}\n            ],\n            \"workspace_bytes\": 0\n        }");
+  }
+  j += "\n    ]\n}\n";
+  write(dir, folder + "family.json", j);
+  write(dir, absl::StrCat(kHkp, "/src/engines/aot_catalog_engine/ops/AotOp", i, "Adapter.cpp"),
+        absl::StrCat("#include \"AotOp", i, "Adapter.hpp\"\n\nnamespace hipdnn_kernel_provider::aot_catalog\n{\n\n"
+                     "std::string_view AotOp", i, "Adapter::opKind() const\n{\n    return \"aot_op_", i, "\";\n}\n\n"
+                     "catalog::LaunchBindings AotOp", i, "Adapter::buildBindings(const Problem& problem, const Attrs& attrs) const\n{\n"
+                     "    catalog::LaunchBindings bindings;\n"
+                     "    bindings.pointerUids.emplace(\"X\", attrs.x_tensor_uid());\n"
+                     "    bindings.pointerUids.emplace(\"Y\", attrs.y_tensor_uid());\n"
+                     "    bindings.scalars.emplace(\"M\", catalog::ScalarValue{problemInt(problem, \"M\")});\n"
+                     "    bindings.scalars.emplace(\"N\", catalog::ScalarValue{problemInt(problem, \"N\")});\n"
+                     "    const float eps = attrs.epsilon();\n"
+                     "    bindings.scalars.emplace(\"eps\", catalog::ScalarValue{eps});\n"
+                     "    return bindings;\n}\n\n}\n"));
+}
+
 }  // namespace
 
 std::string builderModule(int i) { return absl::StrCat(kLib, "/kernels/gfx950/op_", i, ".py"); }
@@ -178,6 +235,7 @@ std::string generateMonorepo(const std::string& dir, const GeneratorSize& size) 
     j += "],\"arch\":[\"gfx950\"]}\n";
     write(dir, absl::StrCat(kDesc, "/op_", i, "/op_", i, ".kdp.json"), j);
   }
+  for (int i = 0; i < size.aotFamilies; ++i) writeAotFamily(dir, i);
   for (int i = 0; i < size.unrelatedFiles; ++i)
     write(dir, absl::StrCat("projects/other/d", i % 200, "/f", i, i % 3 ? ".md" : ".cpp"),
           absl::StrCat("// unrelated ", i, "\n"));

@@ -12,6 +12,11 @@ struct GeneratorSize {
   int ukds = 1000;
   int cppFiles = 300;  // packs + pins + other sources
   int unrelatedFiles = 20000;
+  // AOT catalog families (issue 39; impact_ci_bench --aot=N): each a platform builder
+  // (rocke/instances/common/aot_op_<i>.py), a producer building 4 specs and a family.json of their 4
+  // entries (rocke/aot_catalog/gfx1151/aot_op_<i>/), and an adapter binding their names
+  // (src/engines/aot_catalog_engine/ops/AotOp<i>Adapter.cpp).
+  int aotFamilies = 0;
 };
 
 // Creates the repository under dir (which must not exist). Returns the path of the builder

@@ -3,7 +3,10 @@
 // debounce (floor 50 ms). The builder edit removes or restores one `b.param` line, the pack edit
 // one launch argument line; each waits for the pack's diagnostics to be republished. Prints the
 // median and p90 of the wall time and the server's CPU time per edit (the machine may be loaded).
-//   Run: bash scripts/bench.sh --real [--edits=N]
+//   Run: bash scripts/bench.sh --real [--edits=N] [--aot]
+// --aot adds the real gfx1151 rmsnorm2d AOT catalog family (../shared/real-data/aot-catalog: its
+// producer, family.json, platform builders, adapter and tests) to the fixture on both sides, and a
+// third measure: a keystroke on its static builder, waiting for family.json's diagnostics.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -11,6 +14,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -135,15 +139,38 @@ bool run(const char* what, Session& s, Publishes& p, const std::string& abs, con
 
 int main(int argc, char** argv) {
   int edits = 60;
+  bool aot = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--edits=", 0) == 0) edits = std::max(1, std::atoi(a.c_str() + 8));
+    else if (a == "--aot") aot = true;
   }
   if (impact::testing::realCorpusDir().empty()) {
     std::printf("../shared/real-data/rocm-libraries is absent: the real-file keystroke benchmark is skipped\n");
     return 0;
   }
   RealCorpusFixture fx;
+  const std::string aotData = impact::testing::realCorpusDir() + "/../aot-catalog/dnn-providers";
+  const std::string hkp = "dnn-providers/hip-kernel-provider/";
+  const std::string rmsBuilder = hkp + "rocke/platform/python/rocke/instances/common/rmsnorm2d.py";
+  const std::string rmsCatalog = hkp + "rocke/aot_catalog/gfx1151/rmsnorm2d/family.json";
+  if (aot) {
+    if (!std::filesystem::is_directory(aotData)) {
+      std::printf("../shared/real-data/aot-catalog is absent: --aot cannot be measured\n");
+      return 1;
+    }
+    // On main and on the feature branch alike: the family sits beside the change.
+    fx.git("checkout -q main");
+    std::filesystem::copy(aotData, fx.dir() + "/dnn-providers",
+                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
+    for (auto& e : std::filesystem::recursive_directory_iterator(fx.dir() + "/dnn-providers")) {
+      std::error_code ec;
+      std::filesystem::permissions(e.path(), std::filesystem::perms::owner_write, std::filesystem::perm_options::add, ec);
+    }
+    fx.commit("the real gfx1151 rmsnorm2d AOT catalog family");
+    fx.git("checkout -q -B feature");
+    std::printf("with the real gfx1151 rmsnorm2d AOT catalog family (%s)\n", rmsCatalog.c_str());
+  }
   std::string builderAbs = fx.dir() + "/" + RealCorpusFixture::kTiledBuilder;
   std::string packAbs = fx.dir() + "/" + RealCorpusFixture::kTiledPack;
   std::string builder = readAll(builderAbs), pack = readAll(packAbs);
@@ -165,5 +192,18 @@ int main(int argc, char** argv) {
                 "    qq_bias_stride0_p = b.param(\"qq_bias_stride_0\", I32)\n", edits);
   ok = ok && run("pack: remove/restore one launch argument line", s, p, packAbs, pack,
                  "preparedTiled.kernel().launch(", "                                      0.0F,\n", edits);
+  if (ok && aot) {
+    // The AOT family's static builder: its `eps` argument removed and restored; each edit waits
+    // for family.json's republished diagnostics (its 14 entries are copies of that builder's list).
+    std::string rmsAbs = fx.dir() + "/" + rmsBuilder, rms = readAll(rmsAbs);
+    {
+      std::lock_guard<std::mutex> lock(p.mu);
+      p.watched = fx.dir() + "/" + rmsCatalog;
+    }
+    s.server().didOpen(rmsAbs, rms, 1);
+    s.sync();
+    ok = run("AOT builder: remove/restore one b.param line", s, p, rmsAbs, rms, "def build_rmsnorm2d(",
+             "    eps = b.param(\"eps\", F32)\n", edits);
+  }
   return ok ? 0 : 1;
 }

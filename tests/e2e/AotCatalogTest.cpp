@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -81,6 +82,36 @@ TEST(AotCatalog, WithoutLaunchAbiTheTableDecidesAndSaysSo) {
   EXPECT_EQ(count(r.out, "binds every name the entries need, as LaunchAbi packs it"), 4u) << r.out;
   EXPECT_EQ(count(r.out, "LaunchAbi's rules are impactd's table (no aot_catalog_engine/launch/LaunchAbi.cpp in the tree)"), 4u)
       << r.out;
+}
+
+// The producers' runs are kept beside the extraction cache: a second report with the cache says
+// the same without running them; a builder edit (a module the run read) runs the producer again.
+TEST(AotCatalog, ProducerRunsKeptInTheCacheAreReusedOnlyWhileTheirReadsReadTheSame) {
+  if (sharedDir().empty()) GTEST_SKIP() << "../shared is absent";
+  SharedTreeRepo repo("aot-catalog");
+  ASSERT_TRUE(repo.ok());
+  std::string cache = repo.dir() + "-cache";
+  std::string report = "report --repo " + shellQuote(repo.dir()) + " --cache " + shellQuote(cache) + " --base " + repo.empty;
+  RunResult first = impact(report + " --head " + repo.all);
+  RunResult second = impact(report + " --head " + repo.all);
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_EQ(second.out, first.out);
+  size_t kept = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(cache))
+    if (e.path().parent_path().filename() == "producers") ++kept;
+  EXPECT_EQ(kept, 1u);  // the one producer of the tree
+  repo.write(kStatic, replaced(repo.read(kStatic), "    _ = b.param(\"N\", I32)  # noqa: F841\n",
+                               "    _ = b.param(\"N\", I32)  # noqa: F841\n    ldx = b.param(\"ldx\", I32)\n"));
+  std::string edited = repo.commit("build_rmsnorm2d gains ldx");
+  RunResult after = impact("report --repo " + shellQuote(repo.dir()) + " --cache " + shellQuote(cache) + " --base " +
+                            repo.untouched + " --head " + edited);
+  ASSERT_EQ(after.exitCode, 0) << after.err;
+  size_t entries = 0;  // the 14 static entries (the module's own SignatureBuilder restatement mismatches too)
+  for (const auto& row : parseRows(after.out))
+    if (row.status == "mismatch" && row.line.find(kFamily + "family.json") != std::string::npos) ++entries;
+  EXPECT_EQ(entries, 14u) << after.out;
+  std::error_code ec;
+  std::filesystem::remove_all(cache, ec);
 }
 
 struct Mutation {

@@ -161,5 +161,41 @@ TEST(EmitDocumentUnit, RoundTripsAndRefusesOtherSchemas) {
   EXPECT_NE(std::string(other.status().message()).find("this impact reads impactd-emit version 2"), std::string::npos);
 }
 
+// An AOT catalog family (issue 39) the emitter could not run is a row saying so, never silence;
+// a family only descriptors ship keeps its failure in the fold's notes, as before.
+TEST(EmitFoldUnit, AnAotFamilyThatDidNotRunIsARowNamingWhy) {
+  EmitDocument d = docWith(kernel("aa"), kernel("aa"));
+  d.families[0].producers = {"aot/gfx1151/x/produce_x_co.py"};
+  d.families[0].head = {"failed", "ModuleNotFoundError: No module named 'rocke.helpers.io'", true, {kMod}};
+  std::vector<Row> rows = {changedRow(kMod)};
+  foldRows(rows, d, changed({kMod}));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].status, Status::Changed);  // a family that failed proves nothing
+  EXPECT_EQ(rows[1].contract, "emit");
+  EXPECT_EQ(rows[1].status, Status::Outside);
+  EXPECT_EQ(rows[1].python.path, kMod);
+  EXPECT_EQ(rows[1].python.symbol, "build_x");
+  EXPECT_EQ(rows[1].message,
+            "emitter: AOT catalog kernels of aot/gfx1151/x/produce_x_co.py: not run at the head: ModuleNotFoundError: "
+            "No module named 'rocke.helpers.io'");
+  // One kernel the reading could not build again: counted, the first named.
+  EmitDocument one = docWith(kernel("aa"), kernel("aa"));
+  one.families[0].producers = {"aot/gfx1151/x/produce_x_co.py"};
+  one.families[0].variants[0].head.error = "not run: the spec field eps is not known to the reading: a float";
+  one.families[0].variants[0].head.kernels.clear();
+  rows = {changedRow(kMod)};
+  foldRows(rows, one, changed({kMod}));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_NE(rows[1].message.find("1 of 2 kernel builds did not run (x_1 at the head: not run: the spec field eps"),
+            std::string::npos)
+      << rows[1].message;
+  // Not an AOT family: no row.
+  EmitDocument pack = docWith(kernel("aa"), kernel("aa"));
+  pack.families[0].head = {"failed", "ImportError", true, {kMod}};
+  rows = {changedRow(kMod)};
+  foldRows(rows, pack, changed({kMod}));
+  EXPECT_EQ(rows.size(), 1u);
+}
+
 }  // namespace
 }  // namespace impact::emit

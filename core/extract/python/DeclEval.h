@@ -182,6 +182,8 @@ struct CallResult {
 // core/contracts/AotProducers): every call of a function of the tree (the module's, another
 // module's, a method of an object) is shown to `skip` before it runs (true: it does not run, its
 // value is unknown) and to `seen` after, with the value it gave.
+// A call `skip` accepts is not run: its value is unknown, a value of rocKE's IR library (`AV::lib`:
+// the kernel a builder returns).
 struct CallTrace {
   using Kw = std::vector<std::pair<std::string, AV>>;
   std::function<bool(const AV& fn, const std::vector<AV>& pos, const Kw& kw)> skip;

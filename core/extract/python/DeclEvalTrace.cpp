@@ -10,6 +10,7 @@ AV DeclEval::Impl::traced(const AV& fn, std::vector<AV> pos, std::vector<std::pa
   const CallTrace& w = *watcher;
   if (w.skip && w.skip(fn, pos, kw)) {
     AV v = AV::unknown(fn.s + " is watched, not run");
+    v.lib = true;  // what a builder returns: a kernel of rocKE's IR library
     if (w.seen) w.seen(fn, pos, kw, v, rangeOf(at));
     return v;
   }
