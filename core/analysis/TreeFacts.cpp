@@ -93,7 +93,7 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
     };
     followModules(out[s], read, ids);
     readProducers(out[s], layout, read, ids, &producerRuns);  // the AOT catalog's producer scripts, run through the tree
-    readLaunchAbi(out[s], read);          // and its engine's packing rules
+    readLaunchAbi(out[s], read, ids);          // and its engine's packing rules
   }
   return out;
 }

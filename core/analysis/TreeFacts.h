@@ -37,6 +37,9 @@ struct TreeFacts {
   // The AOT catalog engine's packing rules, read from its launch/LaunchAbi.cpp (null: none read;
   // contracts/CatalogBindings falls back to its table and says so).
   std::shared_ptr<const LaunchAbiRules> launchAbi;
+  // What launchAbi was read from: each LaunchAbi.cpp of the tree with its content id (kept, not
+  // read again, while they are the same: a keystroke elsewhere does not parse it).
+  std::string launchAbiFrom;
   const FileFacts* find(const std::string& path) const {
     auto it = files.find(path);
     return it == files.end() ? nullptr : it->second.get();

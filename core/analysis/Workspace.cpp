@@ -93,7 +93,7 @@ void Workspace::refreshHeadFile(const std::string& path) {
   };
   followModules(headFacts_, read, ids);
   readProducers(headFacts_, layout_, read, ids, &producerRuns_);  // a producer, or a module it reads, may have changed
-  readLaunchAbi(headFacts_, read);
+  readLaunchAbi(headFacts_, read, ids);
 }
 
 void Workspace::refreshHeadFacts(const std::string& path) {

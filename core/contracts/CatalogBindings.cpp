@@ -86,7 +86,13 @@ std::vector<BindingPair> pairBindings(const TreeFacts& facts, std::vector<std::s
   return out;
 }
 
-void readLaunchAbi(TreeFacts& facts, const TreeReader& read) {
+void readLaunchAbi(TreeFacts& facts, const TreeReader& read, const TreeIds& ids) {
+  std::string from;
+  for (const auto& [path, f] : facts.files)
+    if (path.ends_with("aot_catalog_engine/launch/LaunchAbi.cpp")) absl::StrAppend(&from, path, "\n", ids ? ids(path) : "", "\n");
+  // The same files with the same content ids (known ids only): what was read stands.
+  if (ids && from == facts.launchAbiFrom && from.find("\n\n") == std::string::npos) return;
+  facts.launchAbiFrom = ids ? from : "";
   facts.launchAbi.reset();
   for (const auto& [path, f] : facts.files) {
     if (!path.ends_with("aot_catalog_engine/launch/LaunchAbi.cpp")) continue;

@@ -35,7 +35,7 @@ struct BindingCheck {
 
 // Reads the tree's `aot_catalog_engine/launch/LaunchAbi.cpp` (bindArgs, packArgs) into
 // `facts.launchAbi`; without one (or unreadable), checkBindings uses impactd's table of its rules.
-void readLaunchAbi(TreeFacts& facts, const TreeReader& read);
+void readLaunchAbi(TreeFacts& facts, const TreeReader& read, const TreeIds& ids = {});
 
 // Every binding set of the tree, paired; `unpaired` gets the others, each "path function: why".
 std::vector<BindingPair> pairBindings(const TreeFacts& facts, std::vector<std::string>* unpaired = nullptr);
