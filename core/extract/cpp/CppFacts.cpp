@@ -118,6 +118,7 @@ void extractCpp(const SyntaxTree& file, FileFacts& out, const cpp::HeaderReader*
       out.ok = out.error.empty();
     }
     cpp::Ctx c(tree);
+    c.types.seed(mx.headerAliases);
     for (const cpp::MacroSite& s : mx.sites)
       if (!s.failure.empty() && s.kernelArgument) c.unexpanded[s.range.line] = {s.macro, failureText(s)};
     cpp::collect(c);

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/cpp/KaTypes.h"
 #include "model/Facts.h"
 #include "parse/Syntax.h"
 
@@ -88,6 +89,7 @@ struct MacroExpansion {
   std::vector<UndecidedArm> undecided;     // the file's `#if` arms not decided
   std::vector<std::string> headersRead;    // tree paths of the headers read
   std::vector<std::string> headersMissing; // includes (as written) the reader did not find
+  std::vector<KaAlias> headerAliases;      // aliases of KernelArgument the headers read declare
   // Positions of `tree` back to the file's.
   void mapBack(SourceRange& r) const;
 };

@@ -250,6 +250,13 @@ class Pass {
         if (dropped() && next > d.end) out_.blank.push_back({d.end, next});
       }
     }
+    // A header's aliases of KernelArgument (through those of the headers it included before).
+    if (depth > 0 && (text.find("using") != std::string::npos || text.find("typedef") != std::string::npos)) {
+      KaTypes types(tree);
+      types.seed(out_.aliases);
+      types.scan(tree.root());
+      out_.aliases = types.exported();
+    }
   }
 
  private:
@@ -466,6 +473,17 @@ bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers) {
         queue.emplace_back(includer, toks[i + 2].s.substr(1, toks[i + 2].s.size() - 2));
       if (collectDefines && (toks[i + 1].s == "define" || toks[i + 1].s == "undef") && toks[i + 2].k == Tok::K::Ident)
         defined.insert(toks[i + 2].s);
+    }
+    // A header's type aliases (`using X = …;`, `typedef … X;`): the file's lists may be typed by
+    // them (KaTypes), so a file using one is read with its headers too.
+    for (size_t i = 0; collectDefines && i + 2 < toks.size(); ++i) {
+      if (toks[i].k != Tok::K::Ident) continue;
+      if (toks[i].s == "using" && toks[i + 1].k == Tok::K::Ident && toks[i + 2].s == "=") defined.insert(toks[i + 1].s);
+      if (toks[i].s != "typedef") continue;
+      std::string last;
+      for (size_t j = i + 1; j < toks.size() && toks[j].s != ";"; ++j)
+        if (toks[j].k == Tok::K::Ident) last = toks[j].s;
+      if (!last.empty()) defined.insert(last);
     }
     return toks;
   };
