@@ -210,8 +210,10 @@ TSNode Evaluator::substitute(TSNode n) const {
         auto elems = elementsOf(c, substitute(field(n, "argument")));
         if (i < elems.size()) next = elems[i];
       }
-    } else if (t == "call_expression" && is(field(n, "function"), "template_function")) {  // std::get<1>(r)
-      TSNode fn = field(n, "function");
+    } else if (t == "call_expression" && (is(field(n, "function"), "template_function") ||
+                                          is(field(field(n, "function"), "name"), "template_function"))) {
+      TSNode fn = field(n, "function");  // std::get<1>(r), get<1>(r)
+      if (is(fn, "qualified_identifier")) fn = field(fn, "name");
       auto targs = items(field(fn, "arguments"));
       auto args = items(field(n, "arguments"));
       if (lastComponent(c.text(field(fn, "name"))) == "get" && targs.size() == 1 && args.size() == 1) {
@@ -334,8 +336,16 @@ std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth) {
   if (isNull(n) || depth > kMaxEvalDepth) return {};
   if (is(n, "initializer_list")) return items(n);
   if (is(n, "compound_literal_expression")) return elementsOf(c, field(n, "value"), depth + 1);
-  if (is(n, "identifier") || is(n, "qualified_identifier"))
-    if (const Constant* k = lookup(c, c.text(n), c.siteOf(n))) return elementsOf(c, k->value, depth + 1);
+  if (is(n, "identifier") || is(n, "qualified_identifier")) {
+    const Constant* k = lookup(c, c.text(n), c.siteOf(n));
+    if (!k) return {};
+    // `std::array<Row, N> kRows{{ {…}, {…} }}`: the array's own braces around the rows.
+    auto v = items(is(k->value, "compound_literal_expression") ? field(k->value, "value") : k->value);
+    TSNode decl = parentOf(parentOf(k->value));
+    if (v.size() == 1 && is(v[0], "initializer_list") && lastComponent(c.text(field(decl, "type"))) == "array")
+      return items(v[0]);
+    return elementsOf(c, k->value, depth + 1);
+  }
   return {};
 }
 

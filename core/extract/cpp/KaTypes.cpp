@@ -225,12 +225,14 @@ void KaTypes::scan(TSNode root) {
 }
 
 const KaTypes::Decl* KaTypes::find(const std::map<std::string, std::vector<Decl>, std::less<>>& m,
-                                   std::string_view name, uint32_t at) const {
+                                   std::string_view name, uint32_t at, bool qualified) const {
   auto it = m.find(name);
   if (it == m.end()) return nullptr;
   const Decl* best = nullptr;
   for (const Decl& d : it->second) {
-    if (!d.seeded && (d.at > at || at < d.scopeStart || at >= d.scopeEnd)) continue;
+    const bool visible = at >= d.scopeStart && at < d.scopeEnd;
+    const bool named = qualified && !kaNull(d.node) && is(ts_node_parent(d.node), "declaration_list");
+    if (!d.seeded && (d.at > at || !(visible || named))) continue;
     if (!best || d.scopeStart >= best->scopeStart) best = &d;  // the innermost, the later one
   }
   return best;
@@ -241,11 +243,11 @@ KaKind KaTypes::ofType(TSNode type) const {
   return ofTypeAt(type, 0);
 }
 
-KaKind KaTypes::ofTypeAt(TSNode ty, int depth) const {
+KaKind KaTypes::ofTypeAt(TSNode ty, int depth, bool qualified) const {
   if (kaNull(ty) || depth > kMaxTypeDepth) return KaKind::None;
   std::string_view t = type(ty);
   if (t == "type_descriptor") return ofDeclarator(ofTypeAt(field(ty, "type"), depth + 1), field(ty, "declarator"));
-  if (t == "qualified_identifier") return ofTypeAt(field(ty, "name"), depth + 1);
+  if (t == "qualified_identifier") return ofTypeAt(field(ty, "name"), depth + 1, true);
   if (t == "decltype") {
     auto k = kaKids(ty);
     return k.empty() ? KaKind::None : ofValueAt(k[0], depth + 1);
@@ -258,7 +260,7 @@ KaKind KaTypes::ofTypeAt(TSNode ty, int depth) const {
       if (args.empty()) return KaKind::None;
       return ofTypeAt(args[0], depth + 1) == KaKind::None ? KaKind::None : KaKind::List;
     }
-    const Decl* a = find(aliases_, name, ts_node_start_byte(ty));
+    const Decl* a = find(aliases_, name, ts_node_start_byte(ty), qualified);
     return a ? aliasKind(*a, depth) : KaKind::None;
   }
   return KaKind::None;

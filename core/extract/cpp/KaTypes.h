@@ -76,9 +76,11 @@ class KaTypes {
     bool seeded = false;
     mutable int state = 0;         // a variable: 0 not resolved yet, 1 resolving, 2 resolved
   };
+  // The declaration `name` used at byte `at` refers to: the innermost visible one; `qualified`
+  // (`ns::Name`): any declared at namespace or class level before it, too.
   const Decl* find(const std::map<std::string, std::vector<Decl>, std::less<>>& m, std::string_view name,
-                   uint32_t at) const;
-  KaKind ofTypeAt(TSNode type, int depth) const;
+                   uint32_t at, bool qualified = false) const;
+  KaKind ofTypeAt(TSNode type, int depth, bool qualified = false) const;
   KaKind ofValueAt(TSNode expr, int depth) const;
   KaKind returnAt(TSNode fn, int depth) const;
   KaKind ofDeclarator(KaKind base, TSNode declarator) const;
