@@ -114,11 +114,20 @@ TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
   EXPECT_EQ(rep.out.find("mismatch"), std::string::npos) << rep.out;
   // The header alone changed (B_bytes 8 bytes there): the check of the tree reads the new header.
   repo.replace(kConvHeader, "X(\"by_value\", I32_BYTES, \"B_bytes\")", "X(\"by_value\", POINTER_BYTES, \"B_bytes\")");
-  repo.commit("B_bytes 8 bytes in the header");
+  const std::string headerOnly = repo.commit("B_bytes 8 bytes in the header");
   RunResult m = check(repo);
   std::string edited = copyEntry(m.out, kConvPack, "convFwdKernelSignature");
   EXPECT_NE(edited.find("mismatch"), std::string::npos) << m.out;
   EXPECT_NE(edited.find("B_bytes"), std::string::npos) << m.out;
+  // The report of that change, which touched the header alone, says the same: the pack's list is
+  // read with its headers at both revisions, and a header it is read with is a file of the copy.
+  RunResult hr = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly);
+  EXPECT_NE(hr.out.find("Runtime impact: BREAKS"), std::string::npos) << hr.out;
+  EXPECT_NE(hr.out.find("B_bytes: copy by_value/8, builder by_value/4"), std::string::npos) << hr.out;
+  // With the disk cache (the default), the same: the followed facts are not the cached file's.
+  RunResult cached = impact("report --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly +
+                            " --cache " + shellQuote(repo.dir() + "/.git/impact-cache"));
+  EXPECT_NE(cached.out.find("Runtime impact: BREAKS"), std::string::npos) << cached.out;
   repo.replace(kConvHeader, "X(\"by_value\", POINTER_BYTES, \"B_bytes\")", "X(\"by_value\", I32_BYTES, \"B_bytes\")");
   repo.commit("B_bytes back to 4 bytes");
   // The header gone from the tree: the list is a named row, still counted.

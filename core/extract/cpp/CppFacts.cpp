@@ -132,7 +132,10 @@ void extractCpp(const SyntaxTree& file, FileFacts& out, const cpp::HeaderReader*
     recordMacroFailures(c, mx, lists);
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
-    for (auto& l : lists) out.lists.push_back(std::move(l));
+    for (auto& l : lists) {
+      l.readThrough = mx.headersRead;
+      out.lists.push_back(std::move(l));
+    }
     cpp::extractNamesArrays(c, out.nameArrays, out.setAside);
     cpp::extractSymbols(c, out.symbols);
     cpp::extractEngineRegistrations(c, out.symbols.engineRegistrations);
