@@ -170,6 +170,7 @@ std::string calleeName(const Ctx& c, TSNode call) {
 void collect(Ctx& c) {
   TSNode root = c.tree.root();
   c.matches = QuerySet::of(Lang::Cpp).run(root);
+  const bool typesToo = c.types.claimWalk();  // not walked yet for the macros
   walk(root, [&](TSNode n) {
     std::string_view t = type(n);
     if (t == "namespace_definition" || t == "class_specifier" || t == "struct_specifier") {
@@ -179,7 +180,7 @@ void collect(Ctx& c) {
     } else if (t == "function_definition") {
       c.functions.push_back({{ts_node_start_byte(n), ts_node_end_byte(n)}, n});
     }
-    c.types.visit(n);  // aliases, functions, declarations: in pre-order, each before its uses
+    if (typesToo) c.types.visit(n);  // aliases, functions, declarations: in pre-order, each before its uses
     return true;
   });
 

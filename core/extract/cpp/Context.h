@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -70,7 +71,8 @@ struct Ctx {
   std::vector<Scope> scopes;
   std::vector<Function> functions;
   std::unordered_map<std::string, std::vector<Constant>> constants;  // by unqualified name
-  KaTypes types;  // whether a type, declaration, value or function is KernelArgument-typed (KaTypes.h)
+  std::shared_ptr<KaTypes> typesHeld;
+  KaTypes& types;  // whether a type, declaration, value or function is KernelArgument-typed (KaTypes.h)
   std::set<std::pair<uint32_t, uint32_t>> kaElements;  // byte ranges of KernelArgument{...}
   QueryMatches matches;  // every core/queries/cpp_*.scm over the whole file: one cursor pass
   // Invocations of the file's macros left as written (Macros.h) where they build KernelArguments,
@@ -78,7 +80,11 @@ struct Ctx {
   // stops knowing the list there.
   std::map<uint32_t, std::pair<std::string, std::string>> unexpanded;
 
-  explicit Ctx(const SyntaxTree& t) : tree(t), types(t) {}
+  // `shared`: the file's types already made for this tree (by the macro expansion), else new ones.
+  explicit Ctx(const SyntaxTree& t, std::shared_ptr<KaTypes> shared = nullptr)
+      : tree(t),
+        typesHeld(shared && &shared->tree() == &t ? std::move(shared) : std::make_shared<KaTypes>(t)),
+        types(*typesHeld) {}
 
   std::string_view text(TSNode n) const { return tree.text(n); }
   int functionOf(TSNode n) const;

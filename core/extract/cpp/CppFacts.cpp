@@ -117,8 +117,9 @@ void extractCpp(const SyntaxTree& file, FileFacts& out, const cpp::HeaderReader*
       out.error = tree.firstError();
       out.ok = out.error.empty();
     }
-    cpp::Ctx c(tree);
-    c.types.seed(mx.headerAliases);
+    // The expansion's types are this tree's when nothing was expanded (walked once for both).
+    cpp::Ctx c(tree, mx.tree ? nullptr : mx.types);
+    if (mx.tree || !mx.types) c.types.seed(mx.headerAliases);
     for (const cpp::MacroSite& s : mx.sites)
       if (!s.failure.empty() && s.kernelArgument) c.unexpanded[s.range.line] = {s.macro, failureText(s)};
     cpp::collect(c);

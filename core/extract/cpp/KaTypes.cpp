@@ -125,6 +125,7 @@ void KaTypes::seed(const std::vector<KaAlias>& aliases) {
     Decl d;
     d.scopeStart = 0;
     d.scopeEnd = UINT32_MAX;
+    d.scoped = true;
     d.kind = kind;
     d.seeded = true;
     aliases_[name].push_back(d);
@@ -135,7 +136,6 @@ void KaTypes::noteAlias(std::string name, TSNode type, TSNode declarator, TSNode
   if (name.empty()) return;
   Decl d;
   d.at = ts_node_start_byte(at);
-  std::tie(d.scopeStart, d.scopeEnd) = kaScopeOf(at);
   d.type = type;
   d.declarator = declarator;
   d.node = at;
@@ -160,35 +160,45 @@ void KaTypes::visit(TSNode n) {
       // `typedef KernelArgument Args[4];`: the declarator's array makes it a list.
       noteAlias(std::string(tree_.text(id)), ty, is(d, "type_identifier") ? TSNode{} : d, n);
     }
-  } else if (t == "function_definition") {
-    TSNode fd = kaFunctionDeclarator(n);
-    if (!kaNull(fd)) functions_[kaLastName(tree_.text(field(fd, "declarator")))].push_back(n);
-  } else if (t == "declaration" || t == "field_declaration" || t == "parameter_declaration" ||
-             t == "optional_parameter_declaration") {
-    for (TSNode d : declaratorsOf(n)) {
-      if (t == "declaration" && !kaNull(kaFunctionDeclarator(n)) && !is(d, "init_declarator")) {
-        TSNode fd = kaFunctionDeclarator(n);  // a function's declaration: its parameters are known
-        functions_[kaLastName(tree_.text(field(fd, "declarator")))].push_back(n);
-        continue;
-      }
-      TSNode id = kaDeclaredId(d);
+  } else if (t == "function_definition" || t == "declaration" || t == "field_declaration" ||
+             t == "parameter_declaration" || t == "optional_parameter_declaration" || t == "for_range_loop") {
+    declarations_.push_back(n);  // indexed when a name is first looked up (most files never do)
+  }
+}
+
+void KaTypes::index() const {
+  if (indexed_ >= declarations_.size()) return;
+  for (; indexed_ < declarations_.size(); ++indexed_) {
+    TSNode n = declarations_[indexed_];
+    std::string_view t = type(n);
+    if (t == "function_definition") {
+      TSNode fd = kaFunctionDeclarator(n);
+      if (!kaNull(fd)) functions_[kaLastName(tree_.text(field(fd, "declarator")))].push_back(n);
+    } else if (t == "for_range_loop") {
+      TSNode id = kaDeclaredId(field(n, "declarator"));
       if (kaNull(id)) continue;
-      Decl v;
-      v.at = ts_node_start_byte(n);
-      std::tie(v.scopeStart, v.scopeEnd) = kaScopeOf(n);
-      v.node = n;
-      v.declarator = d;
-      variables_[kaLastName(tree_.text(id))].push_back(v);
-    }
-  } else if (t == "for_range_loop") {
-    TSNode id = kaDeclaredId(field(n, "declarator"));
-    if (!kaNull(id)) {
       Decl v;
       v.at = ts_node_start_byte(n);
       v.scopeStart = ts_node_start_byte(n);
       v.scopeEnd = ts_node_end_byte(n);
+      v.scoped = true;
       v.node = n;
       variables_[std::string(tree_.text(id))].push_back(v);
+    } else {
+      for (TSNode d : declaratorsOf(n)) {
+        if (t == "declaration" && !kaNull(kaFunctionDeclarator(n)) && !is(d, "init_declarator")) {
+          TSNode fd = kaFunctionDeclarator(n);  // a function's declaration: its parameters are known
+          functions_[kaLastName(tree_.text(field(fd, "declarator")))].push_back(n);
+          continue;
+        }
+        TSNode id = kaDeclaredId(d);
+        if (kaNull(id)) continue;
+        Decl v;
+        v.at = ts_node_start_byte(n);
+        v.node = n;
+        v.declarator = d;
+        variables_[kaLastName(tree_.text(id))].push_back(v);
+      }
     }
   }
 }
@@ -218,6 +228,7 @@ void KaTypes::ensure() const {
 }
 
 void KaTypes::scan(TSNode root) {
+  scanned_ = true;
   walk(root, [&](TSNode n) {
     visit(n);
     return true;
@@ -226,12 +237,21 @@ void KaTypes::scan(TSNode root) {
 
 const KaTypes::Decl* KaTypes::find(const std::map<std::string, std::vector<Decl>, std::less<>>& m,
                                    std::string_view name, uint32_t at, bool qualified) const {
+  // The walk is needed for variables, and for aliases only in a file that can declare one (the
+  // headers' are seeded): a file of macros and plain types is never walked for this.
+  if (&m != &aliases_ || mayAlias()) ensure();
+  if (&m == &variables_) index();
   auto it = m.find(name);
   if (it == m.end()) return nullptr;
   const Decl* best = nullptr;
   for (const Decl& d : it->second) {
+    if (!d.seeded && d.at > at) continue;
+    if (!d.scoped) {
+      std::tie(d.scopeStart, d.scopeEnd) = kaScopeOf(d.node);
+      d.scoped = true;
+    }
     const bool visible = at >= d.scopeStart && at < d.scopeEnd;
-    const bool named = qualified && !kaNull(d.node) && is(ts_node_parent(d.node), "declaration_list");
+    const bool named = !visible && qualified && !kaNull(d.node) && is(ts_node_parent(d.node), "declaration_list");
     if (!d.seeded && (d.at > at || !(visible || named))) continue;
     if (!best || d.scopeStart >= best->scopeStart) best = &d;  // the innermost, the later one
   }
@@ -239,7 +259,6 @@ const KaTypes::Decl* KaTypes::find(const std::map<std::string, std::vector<Decl>
 }
 
 KaKind KaTypes::ofType(TSNode type) const {
-  ensure();
   return ofTypeAt(type, 0);
 }
 
@@ -289,7 +308,6 @@ KaKind KaTypes::ofDeclarator(KaKind base, TSNode d) const {
 }
 
 KaKind KaTypes::ofDeclared(TSNode decl, TSNode declarator) const {
-  ensure();
   return ofDeclaredAt(decl, declarator, 0);
 }
 
@@ -311,7 +329,6 @@ KaKind KaTypes::ofDeclaredAt(TSNode decl, TSNode declarator, int depth) const {
 }
 
 KaKind KaTypes::ofValue(TSNode expr) const {
-  ensure();
   return ofValueAt(expr, 0);
 }
 
@@ -353,7 +370,6 @@ KaKind KaTypes::ofValueAt(TSNode e, int depth) const {
 }
 
 KaKind KaTypes::returnOf(TSNode fn) const {
-  ensure();
   return returnAt(fn, 0);
 }
 
@@ -364,13 +380,17 @@ KaKind KaTypes::returnAt(TSNode fn, int depth) const {
   if (!kaNull(ty)) return ofTypeAt(ty, depth + 1);
   if (is(fn, "lambda_expression")) ty = TSNode{};
   else ty = field(fn, "type");
+  if (!is(fn, "lambda_expression") && kaNull(ty)) return KaKind::None;  // a constructor, a gtest TEST(...) body
   if (!kaNull(ty) && !kaIsAuto(ty)) {
     // `T f()`, `const T& f()`; `T* f()` returns a pointer.
     for (TSNode d = field(fn, "declarator"); !kaNull(d) && !ts_node_eq(d, fd); d = field(d, "declarator"))
       if (is(d, "pointer_declarator")) return KaKind::None;
     return ofTypeAt(ty, depth + 1);
   }
-  // `auto f() { return v; }` and a lambda without a return type: from its returns.
+  // `auto f() { return v; }` and a lambda without a return type: from its returns (once a function).
+  auto memo = returns_.find(ts_node_start_byte(fn));
+  if (memo != returns_.end()) return memo->second;
+  returns_[ts_node_start_byte(fn)] = KaKind::None;  // while deducing: a recursion reads none
   TSNode body = field(fn, "body");
   KaKind found = KaKind::None;
   walk(body, [&](TSNode n) {
@@ -383,11 +403,11 @@ KaKind KaTypes::returnAt(TSNode fn, int depth) const {
     if (!k.empty()) found = ofValueAt(k[0], depth + 1);
     return false;
   });
+  returns_[ts_node_start_byte(fn)] = found;
   return found;
 }
 
 KaKind KaTypes::parameterOf(TSNode fn, size_t i) const {
-  ensure();
   TSNode fd = is(fn, "lambda_expression") ? field(fn, "declarator") : kaFunctionDeclarator(fn);
   std::vector<TSNode> params;
   for (TSNode p : kaKids(field(fd, "parameters")))
@@ -407,9 +427,17 @@ bool KaTypes::headTyped(TSNode fn) const {
   return false;
 }
 
+bool KaTypes::mayAlias() const {
+  if (mayAlias_ < 0) {
+    const std::string& t = tree_.text();
+    mayAlias_ = t.find("using") != std::string::npos || t.find("typedef") != std::string::npos;
+  }
+  return mayAlias_ > 0;
+}
+
 bool KaTypes::namesType(std::string_view identifier) const {
   if (identifier == "KernelArgument") return true;
-  ensure();
+  if (mayAlias()) ensure();
   auto it = aliases_.find(identifier);
   if (it == aliases_.end()) return false;
   for (const Decl& d : it->second)
@@ -420,6 +448,7 @@ bool KaTypes::namesType(std::string_view identifier) const {
 const std::vector<TSNode>& KaTypes::functionsNamed(std::string_view name) const {
   static const std::vector<TSNode> kNone;
   ensure();
+  index();
   auto it = functions_.find(name);
   return it == functions_.end() ? kNone : it->second;
 }

@@ -42,6 +42,15 @@ class KaTypes {
   void scan(TSNode root);
   // The same walk, done when first asked (a file whose macros never need it does not pay it).
   void scanWhenAsked(TSNode root) { pending_ = root; }
+  // For a caller about to walk the whole tree anyway (Ctx's collect) and `visit` each node: true
+  // when it should (not walked yet), and no other walk will be made.
+  bool claimWalk() {
+    if (scanned_) return false;
+    pending_ = TSNode{};
+    scanned_ = true;
+    return true;
+  }
+  const SyntaxTree& tree() const { return tree_; }
 
   // A type node as written at its place (type_identifier, qualified_identifier, template_type,
   // type_descriptor, placeholder `auto` (None: see ofDeclared), decltype).
@@ -68,7 +77,10 @@ class KaTypes {
  private:
   struct Decl {
     uint32_t at = 0;               // where the declaration starts
-    uint32_t scopeStart = 0, scopeEnd = 0;  // where it is visible
+    // Where it is visible; found from `node` when first asked (a parent in tree-sitter is a walk
+    // down from the root: not paid for every declaration of a file).
+    mutable uint32_t scopeStart = 0, scopeEnd = 0;
+    mutable bool scoped = false;
     TSNode type{};                 // alias: the aliased type; variable: none
     TSNode declarator{};           // a typedef's declarator other than its name (`Args[4]`)
     TSNode node{};                 // the alias's declaration
@@ -90,14 +102,21 @@ class KaTypes {
   KaKind variableKind(const Decl& d, int depth) const;
 
   void ensure() const;
+  bool mayAlias() const;  // the file's text holds `using` or `typedef` (else it declares no alias)
 
   const SyntaxTree& tree_;
   mutable TSNode pending_{};
+  bool scanned_ = false;
+  mutable int mayAlias_ = -1;
   std::map<std::string, std::vector<Decl>, std::less<>> aliases_;
   // Variables resolved when first asked (a call of a function defined further down resolves);
   // a Decl's cache is mutable.
-  std::map<std::string, std::vector<Decl>, std::less<>> variables_;
-  std::map<std::string, std::vector<TSNode>, std::less<>> functions_;
+  mutable std::map<std::string, std::vector<Decl>, std::less<>> variables_;
+  mutable std::map<std::string, std::vector<TSNode>, std::less<>> functions_;
+  std::vector<TSNode> declarations_;  // functions, declarations, range-fors: indexed when asked
+  mutable size_t indexed_ = 0;
+  void index() const;
+  mutable std::map<uint32_t, KaKind> returns_;  // deduced return kinds, by the function's start
 };
 
 }  // namespace impact::cpp

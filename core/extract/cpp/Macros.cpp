@@ -153,14 +153,22 @@ using namespace macro;
 
 // Whether the declaration or function around an invocation builds KernelArguments: its type,
 // or the function's return or parameter types, are KernelArgument-typed (KaTypes).
-bool kernelArgumentContext(const KaTypes& types, TSNode n) {
+// `memo`: the answers by the declaration's or function's start (many calls sit in one function).
+bool kernelArgumentContext(const KaTypes& types, TSNode n, std::map<uint32_t, bool>* memo = nullptr) {
   for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-    if (is(p, "declaration") || is(p, "field_declaration")) {
-      for (TSNode d : declaratorsOf(p))
-        if (types.ofDeclared(p, d) != KaKind::None) return true;
-      return types.ofType(field(p, "type")) != KaKind::None;
+    const bool decl = is(p, "declaration") || is(p, "field_declaration");
+    if (!decl && !is(p, "function_definition")) continue;
+    if (memo)
+      if (auto it = memo->find(ts_node_start_byte(p)); it != memo->end()) return it->second;
+    bool typed = false;
+    if (decl) {
+      for (TSNode d : declaratorsOf(p)) typed = typed || types.ofDeclared(p, d) != KaKind::None;
+      typed = typed || types.ofType(field(p, "type")) != KaKind::None;
+    } else {
+      typed = types.headTyped(p);
     }
-    if (is(p, "function_definition")) return types.headTyped(p);
+    if (memo) (*memo)[ts_node_start_byte(p)] = typed;
+    return typed;
   }
   return false;
 }
@@ -282,6 +290,7 @@ void unknownCalls(const SyntaxTree& tree, const KaTypes& types, const Directives
   for (const std::string& m : pp.headersMissing) headers += (headers.empty() ? "" : ", ") + m;
   const std::string& text = tree.text();
   std::set<uint32_t> at;
+  std::map<uint32_t, bool> typedAt;
   for (const MacroSite& s : sites) at.insert(s.range.line);
   walk(tree.root(), [&](TSNode n) {
     if (sites.size() >= kMaxMacroSites) return false;
@@ -298,7 +307,7 @@ void unknownCalls(const SyntaxTree& tree, const KaTypes& types, const Directives
     Tok t;
     std::string why;
     if (!lexOne(text, i, t, why) || t.s != "(") return true;
-    if (!kernelArgumentContext(types, n)) return true;
+    if (!kernelArgumentContext(types, n, &typedAt)) return true;
     TSPoint pt = ts_node_start_point(n);
     if (at.count(pt.row)) return true;
     MacroSite site;
@@ -323,11 +332,11 @@ MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers)
   if (original.find('#') == std::string::npos) return mx;
   Directives pp = preprocess(tree, headers);
   mx.headerAliases = pp.aliases;
-  KaTypes types(tree);
+  // The file's types (walked only if a failed site asks; the extractors reuse it: extractCpp).
+  mx.types = std::make_shared<KaTypes>(tree);
+  KaTypes& types = *mx.types;
   types.seed(pp.aliases);
   types.scanWhenAsked(tree.root());
-  for (auto& [name, defs] : pp.table)
-    for (Def& d : defs) d.kernelArgument = namesKernelArgument(types, d);
   mx.undecided = pp.undecided;
   mx.headersRead = pp.headersRead;
   mx.headersMissing = pp.headersMissing;
@@ -353,13 +362,16 @@ MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers)
     site.range = {s.row, s.column, endLine, endCol};
     Expander ex(table, &pp.arms, f.arms);
     for (const Tok& t : f.toks)  // a macro named in the arguments (the X-macro's ENTRY) counts
-      for (const Def* d : ex.defsAt(t.s, f.start)) ex.kernelArgument = ex.kernelArgument || d->kernelArgument;
+      for (const Def* d : ex.defsAt(t.s, f.start)) ex.reached.push_back(d);
     std::vector<Tok> expanded;
     if (!f.why.empty()) site.failure = f.why;
     else if (!ex.run(f.toks, expanded, f.start, 0)) site.failure = ex.failure;
     else if (out.size() + (f.start - prev) + spell(expanded).size() > kMaxMacroOutput)
       site.failure = absl::StrCat("the expanded file would exceed ", kMaxMacroOutput, " bytes");
-    site.kernelArgument = ex.kernelArgument || kernelArgumentContext(types, f.id);
+    if (!site.failure.empty()) {  // only a failed site's is read (extractCpp)
+      for (const Def* d : ex.reached) site.kernelArgument = site.kernelArgument || namesKernelArgument(types, *d);
+      site.kernelArgument = site.kernelArgument || kernelArgumentContext(types, f.id);
+    }
     if (site.failure.empty()) {
       out.append(text, prev, f.start - prev);
       size_t lineStart = out.rfind('\n');
