@@ -125,7 +125,10 @@ class PairRows {
       for (const auto& f : p.shipped->files) declarationTouched = declarationTouched || touched(f);
     bool builderTouched = touched(b.path);
     for (const std::string& m : b.builder->readThrough) builderTouched = builderTouched || touched(m);
-    return builderTouched || touched(p.copy.path) || declarationTouched;
+    // A C++ copy read with the tree's headers: a header-only change re-judges it.
+    bool copyTouched = touched(p.copy.path);
+    for (const std::string& h : p.copy.list->readThrough) copyTouched = copyTouched || touched(h);
+    return builderTouched || copyTouched || declarationTouched;
   }
 
   PairJudgement compare(const KernargsPair& p, const KernargsPair* bp) const {
@@ -171,6 +174,9 @@ class PairRows {
     const PyBuilder* baseBuilder = builderNamed(cx_.base.facts, b.path, b.builder->name);
     bool builderChanged = !baseBuilder || baseBuilder->fingerprint != b.builder->fingerprint;
     bool copyChanged = !bp || bp->copy.list->fingerprint != p.copy.list->fingerprint;
+    // Read with the tree's headers: a header's change that changes what the list reads is the copy's.
+    const bool headerOnly = !touched(p.copy.path) && !p.copy.list->readThrough.empty();
+    copyChanged = copyChanged || (bp && headerOnly && bp->copy.list->args != p.copy.list->args);
     std::vector<std::string> moved;
     if (builderChanged) moved.push_back("builder");
     if (copyChanged) moved.push_back("copy");
@@ -205,7 +211,9 @@ class PairRows {
       r.status = Status::Inert;
       // A catalog entry's list fingerprint is its args_signature alone (grid/block are judged
       // by catalog-geometry): other fields of the entry may have moved.
-      r.message = lead + (p.copy.list->catalog ? "its argument list did not change" : "only comments or whitespace changed");
+      r.message = lead + (p.copy.list->catalog ? "its argument list did not change"
+                          : headerOnly         ? "a header it is read with changed, not what it reads"
+                                               : "only comments or whitespace changed");
     }
     if (r.status == Status::Inert) return;
     if (!now.unresolved.empty()) r.message += "; type not resolved for " + absl::StrJoin(now.unresolved, ", ");

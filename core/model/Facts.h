@@ -176,6 +176,9 @@ struct CppArgList {
   // NameKeyed: the message the check fails with for a name it does not accept, by where such a
   // name lands ("pointer", "scalar"): "unknown SDPA scalar argument".
   std::map<std::string, std::string> rejects;
+  // The headers of the tree its file was read with (their macros or aliases make the list:
+  // CrossModule's followHeaders): a change of one alone is a change of the copy.
+  std::vector<std::string> readThrough;
   bool operator==(const CppArgList&) const = default;
 };
 

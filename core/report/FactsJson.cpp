@@ -56,12 +56,14 @@ std::string renderFactsJson(const FileFacts& f) {
   if (!builders.empty()) j["builders"] = builders;
   nlohmann::json lists = nlohmann::json::array();
   for (const auto* group : {&f.lists, &f.nameArrays})
-    for (const auto& l : *group)
+    for (const auto& l : *group) {
       lists.push_back({{"form", form(l.form)},
                        {"symbol", l.symbol},
                        {"variable", l.variable},
                        {"line", l.range.line + 1},
                        {"args", args(l.args)}});
+      if (!l.openTail.empty()) lists.back()["open"] = l.openTail;
+    }
   if (!lists.empty()) j["lists"] = lists;
   nlohmann::json setAside = nlohmann::json::array();
   for (const auto& a : f.setAside) setAside.push_back({{"what", a.what}, {"why", a.why}, {"line", a.range.line + 1}});

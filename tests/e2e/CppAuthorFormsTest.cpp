@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/ConvRewrite.h"
 #include "support/FixtureRepo.h"
 #include "support/RealCorpus.h"
 
@@ -20,50 +21,6 @@ namespace impact::testing {
 namespace {
 
 using R = RealCorpusFixture;
-
-constexpr const char* kConvPack =
-    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvFwdNative.cpp";
-
-RunResult check(const FixtureRepo& repo) { return impact("check --no-cache --repo " + shellQuote(repo.dir())); }
-
-// The check's entry for the copy in `file` whose heading holds `what`: its heading and detail
-// lines, with line numbers left out (a rewrite moves lines). "" when absent.
-std::string copyEntry(const std::string& out, const std::string& file, const std::string& what) {
-  size_t at = 0;
-  for (;;) {
-    at = out.find(file + ":", at);
-    if (at == std::string::npos) return "";
-    size_t eol = out.find('\n', at);
-    if (out.substr(at, eol - at).find(what) != std::string::npos) break;
-    at = eol;
-  }
-  size_t end = at;
-  for (size_t next = out.find('\n', end); next != std::string::npos && out.compare(next + 1, 4, "    ") == 0;
-       next = out.find('\n', next + 1))
-    end = next + 1;
-  size_t eol = out.find('\n', end);
-  std::string entry = out.substr(at, (eol == std::string::npos ? out.size() : eol) - at);
-  entry = std::regex_replace(entry, std::regex(":[0-9]+ "), ": ");
-  return std::regex_replace(entry, std::regex("\\(line [0-9]+\\)"), "(line)");
-}
-
-std::string coverage(const std::string& out) {
-  size_t at = out.find("coverage: ");
-  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
-}
-
-// The real conv signature's two loops over literal lists, as they stand in the real file.
-const char* kConvLoops = R"CPP(    for(const auto* name : {"A", "B", "D"})
-    {
-        signature.push_back({"global_buffer", POINTER_BYTES, offset, name});
-        offset += POINTER_BYTES;
-    }
-    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
-    {
-        signature.push_back({"by_value", I32_BYTES, offset, name});
-        offset += I32_BYTES;
-    }
-)CPP";
 
 // The same six appends through an X-macro: the list of (kind, size, name) and the append.
 const char* kConvXMacro = R"CPP(#define CONV_LEADING_ARGUMENTS(X)                \
@@ -78,26 +35,6 @@ const char* kConvXMacro = R"CPP(#define CONV_LEADING_ARGUMENTS(X)               
     offset += size;
     CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)
 )CPP";
-
-struct ConvRewrite : R {
-  std::string original;
-  std::string untouched;  // the check's entry for the real list
-  std::string untouchedCoverage;
-  ConvRewrite() {
-    if (realCorpusDir().empty()) return;
-    original = read(kConvPack);
-    RunResult r = check(*this);
-    untouched = copyEntry(r.out, kConvPack, "convFwdKernelSignature");
-    untouchedCoverage = coverage(r.out);
-  }
-  void rewrite(const std::string& from, const std::string& to) {
-    std::string s = original;
-    size_t at = s.find(from);
-    ASSERT_NE(at, std::string::npos) << "the real conv pack no longer holds:\n" << from;
-    s.replace(at, from.size(), to);
-    write(kConvPack, s);
-  }
-};
 
 TEST(CppAuthorForms, AnXMacroListReadsAsTheListItExpandsTo) {
   IMPACT_REQUIRE_REAL_CORPUS();
@@ -177,11 +114,20 @@ TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
   EXPECT_EQ(rep.out.find("mismatch"), std::string::npos) << rep.out;
   // The header alone changed (B_bytes 8 bytes there): the check of the tree reads the new header.
   repo.replace(kConvHeader, "X(\"by_value\", I32_BYTES, \"B_bytes\")", "X(\"by_value\", POINTER_BYTES, \"B_bytes\")");
-  repo.commit("B_bytes 8 bytes in the header");
+  const std::string headerOnly = repo.commit("B_bytes 8 bytes in the header");
   RunResult m = check(repo);
   std::string edited = copyEntry(m.out, kConvPack, "convFwdKernelSignature");
   EXPECT_NE(edited.find("mismatch"), std::string::npos) << m.out;
   EXPECT_NE(edited.find("B_bytes"), std::string::npos) << m.out;
+  // The report of that change, which touched the header alone, says the same: the pack's list is
+  // read with its headers at both revisions, and a header it is read with is a file of the copy.
+  RunResult hr = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly);
+  EXPECT_NE(hr.out.find("Runtime impact: BREAKS"), std::string::npos) << hr.out;
+  EXPECT_NE(hr.out.find("B_bytes: copy by_value/8, builder by_value/4"), std::string::npos) << hr.out;
+  // With the disk cache (the default), the same: the followed facts are not the cached file's.
+  RunResult cached = impact("report --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly +
+                            " --cache " + shellQuote(repo.dir() + "/.git/impact-cache"));
+  EXPECT_NE(cached.out.find("Runtime impact: BREAKS"), std::string::npos) << cached.out;
   repo.replace(kConvHeader, "X(\"by_value\", POINTER_BYTES, \"B_bytes\")", "X(\"by_value\", I32_BYTES, \"B_bytes\")");
   repo.commit("B_bytes back to 4 bytes");
   // The header gone from the tree: the list is a named row, still counted.

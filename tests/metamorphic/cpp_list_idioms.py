@@ -3,8 +3,8 @@ built by appends (`v.push_back({kind, size, offset, name}); offset += size;`, wr
 loop over a literal list of names, as the real gfx950 conv pack does) rewritten so that each chunk
 of 1..4 appended arguments is made by another C++ form: an X-macro list, a helper returning a
 std::array or a std::vector inserted whole, designated initializers, emplace_back, a struct filled
-field by field, a using or typedef alias, a constexpr table walked by a loop, a loop over a literal
-list. Equivalence is checked by compile_check: the original function and the rewrite compiled
+field by field, a using or typedef alias, a constexpr table walked by a loop (over its rows, by an
+index, or as std::tuple rows bound by a structured binding), a loop over a literal list. Equivalence is checked by compile_check: the original function and the rewrite compiled
 together with the machine's c++ against a stand-in KernelArgument, run, and their lists compared
 field by field (kind, size, offset, name).
 """
@@ -125,6 +125,26 @@ def i_table(es, v, o, t, ind, consts):
         ind, t, ind, t, t, rows, ind, t, ind, ind, v, o, ind, o, ind)
 
 
+def i_table_indexed(es, v, o, t, ind, consts):
+    """The table walked by an index over its std::size."""
+    rows = ", ".join("{%s, %s, %s}" % e for e in es)
+    tb = "impactdMmITable%s" % t
+    return "", ("%sstruct ImpactdMmIRow%s { const char* kind; uint32_t size; const char* name; };\n"
+                "%sstatic constexpr ImpactdMmIRow%s %s[] = {%s};\n"
+                "%sfor(size_t i = 0; i < std::size(%s); ++i)\n%s{\n%s    %s.push_back({%s[i].kind, %s[i].size, %s, %s[i].name});\n"
+                "%s    %s += %s[i].size;\n%s}\n") % (
+        ind, t, ind, t, tb, rows, ind, tb, ind, ind, v, tb, tb, o, tb, ind, o, tb, ind)
+
+
+def i_tuple_bindings(es, v, o, t, ind, consts):
+    """A table of std::tuple rows walked with a structured binding."""
+    rows = ", ".join("{%s, %s, %s}" % e for e in es)
+    tb = "impactdMmTuples%s" % t
+    return "", ("%sstatic constexpr std::tuple<const char*, uint32_t, const char*> %s[] = {%s};\n"
+                "%sfor(const auto& [rowKind, rowSize, rowName] : %s)\n%s{\n%s    %s.push_back({rowKind, rowSize, %s, rowName});\n"
+                "%s    %s += rowSize;\n%s}\n") % (ind, tb, rows, ind, tb, ind, ind, v, o, ind, o, ind)
+
+
 def i_loop(es, v, o, t, ind, consts):
     """One loop per run of arguments of the same kind and size."""
     out, i = "", 0
@@ -144,7 +164,9 @@ LIST = [("list: appends unrolled", i_unrolled), ("list: emplace_back", i_emplace
         ("list: a struct filled field by field", i_fields), ("list: using alias of KernelArgument", i_using),
         ("list: typedef of KernelArgument", i_typedef), ("list: std::array returned by a helper, inserted", i_array_helper),
         ("list: std::vector of a helper, inserted", i_vector_helper), ("list: constexpr table and a loop", i_table),
-        ("list: loop over a literal list of names", i_loop)]
+        ("list: loop over a literal list of names", i_loop),
+        ("list: constexpr table walked by an index", i_table_indexed),
+        ("list: std::tuple table with a structured binding", i_tuple_bindings)]
 
 
 def catalogue():
@@ -224,6 +246,7 @@ HARNESS = r'''
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 struct KernelArgument { std::string kind; uint32_t size = 0; uint32_t offset = 0; std::string name; };
 '''

@@ -12,40 +12,16 @@
 
 #include "extract/Extract.h"
 #include "parse/Syntax.h"
+#include "support/HeaderTree.h"
 #include "support/RealCorpus.h"
 
 namespace impact {
 namespace {
 
-constexpr const char* kPacks = "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/";
-
-std::string readReal(const std::string& name) {
-  std::ifstream in(testing::realCorpusDir() + "/" + kPacks + name, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Headers of a pretend tree (path -> text), found beside the includer as the analysis finds them.
-struct HeaderTree {
-  std::map<std::string, std::string> files;
-  std::vector<std::string> asked;
-  cpp::HeaderReader reader() {
-    return [this](const std::string& includer, const std::string& written) -> std::optional<cpp::HeaderText> {
-      std::string dir = includer.empty() ? std::string(kPacks) : includer.substr(0, includer.rfind('/') + 1);
-      asked.push_back(dir + written);
-      auto it = files.find(dir + written);
-      if (it == files.end()) return std::nullopt;
-      return cpp::HeaderText{it->first, it->second};
-    };
-  }
-};
-
-FileFacts extractWith(const std::string& name, const std::string& src, HeaderTree* tree) {
-  auto t = SyntaxTree::parse(Lang::Cpp, src);
-  cpp::HeaderReader r = tree ? tree->reader() : cpp::HeaderReader{};
-  return extractParsed(std::string(kPacks) + name, *t, tree ? &r : nullptr);
-}
+using testing::HeaderTree;
+using testing::kPacks;
+using testing::readReal;
+using testing::extractWith;
 
 struct Arg {
   std::string name, kind;

@@ -123,10 +123,107 @@ bool isIntegralTypeName(std::string_view written) {
          t != "hip_bfloat16" && t != "__hip_bfloat16" && t != "_Float16" && t != "bfloat16";
 }
 
+namespace {
+
+// The braced row a (substituted) value is: `{…}` or `Row{…}`; null otherwise.
+TSNode rowBraces(TSNode n) {
+  if (is(n, "compound_literal_expression")) n = field(n, "value");
+  return is(n, "initializer_list") ? n : TSNode{};
+}
+
+// The struct a row of a table is of: `Row{…}`'s type, else the table's declared element type
+// (`constexpr Row kRows[]`, `std::array<Row, N>`), by its last name.
+std::string rowTypeName(const Ctx& c, TSNode row) {
+  TSNode p = parentOf(row);
+  if (is(p, "compound_literal_expression")) return lastComponent(c.text(field(p, "type")));
+  for (int i = 0; i < kMaxAscend && is(p, "initializer_list"); ++i) p = parentOf(p);
+  if (is(p, "compound_literal_expression")) p = parentOf(p);
+  if (!is(p, "init_declarator")) return "";
+  TSNode ty = field(parentOf(p), "type");
+  if (is(ty, "qualified_identifier")) ty = field(ty, "name");
+  if (is(ty, "template_type")) {
+    auto args = items(field(ty, "arguments"));
+    if (args.empty()) return "";
+    ty = field(args[0], "type");
+  }
+  return lastComponent(c.text(ty));
+}
+
+// The non-static data members of the file's struct or class `name`, in declared order.
+std::vector<std::string> fieldsOf(const Ctx& c, const std::string& name) {
+  std::vector<std::string> out;
+  if (name.empty()) return out;
+  c.tree.walkAll([&](TSNode n) {
+    if (!out.empty()) return false;
+    if (!is(n, "struct_specifier") && !is(n, "class_specifier")) return true;
+    TSNode body = field(n, "body");
+    if (isNull(body) || lastComponent(c.text(field(n, "name"))) != name) return true;
+    for (TSNode f : items(body)) {
+      if (!is(f, "field_declaration")) continue;
+      bool isStatic = false;
+      for (TSNode k : namedChildren(f)) isStatic = isStatic || (is(k, "storage_class_specifier") && c.text(k) == "static");
+      if (isStatic) continue;
+      for (TSNode d : items(f)) {  // its declarators (one field or several: `T a, *b;`)
+        std::string_view t = type(d);
+        if (t == "field_identifier" || (t.ends_with("declarator") && !is(d, "function_declarator")))
+          out.push_back(declaredName(c, d));
+      }
+    }
+    return false;
+  });
+  return out;
+}
+
+}  // namespace
+
+TSNode fieldOfRow(const Ctx& c, TSNode row, std::string_view name) {
+  row = rowBraces(row);
+  if (isNull(row)) return TSNode{};
+  auto k = items(row);
+  if (!k.empty() && is(k[0], "initializer_pair")) {
+    for (TSNode pair : k)
+      if (noSpace(c.text(field(pair, "designator"))) == "." + std::string(name)) return field(pair, "value");
+    return TSNode{};
+  }
+  std::vector<std::string> fields = fieldsOf(c, rowTypeName(c, row));
+  for (size_t i = 0; i < fields.size() && i < k.size(); ++i)
+    if (fields[i] == name) return k[i];
+  return TSNode{};
+}
+
 TSNode Evaluator::substitute(TSNode n) const {
-  if (env && is(n, "identifier")) {
-    auto it = env->find(std::string(c.text(n)));
-    if (it != env->end()) return it->second;
+  for (int depth = 0; depth < kMaxEvalDepth && !isNull(n); ++depth) {
+    std::string_view t = type(n);
+    if (env && t == "identifier") {
+      auto it = env->find(std::string(c.text(n)));
+      return it != env->end() ? it->second : n;
+    }
+    TSNode next{};
+    if (t == "field_expression") {  // r.kind of a row bound by a loop
+      TSNode row = substitute(field(n, "argument"));
+      if (!isNull(rowBraces(row))) next = fieldOfRow(c, row, noSpace(c.text(field(n, "field"))));
+    } else if (t == "subscript_expression") {  // kRows[i]
+      auto idx = items(field(n, "indices"));
+      std::string why;
+      if (idx.size() == 1) {
+        uint64_t i = integer(idx[0], c.siteOf(n), 1, why).value_or(UINT64_MAX);
+        auto elems = elementsOf(c, substitute(field(n, "argument")));
+        if (i < elems.size()) next = elems[i];
+      }
+    } else if (t == "call_expression" && (is(field(n, "function"), "template_function") ||
+                                          is(field(field(n, "function"), "name"), "template_function"))) {
+      TSNode fn = field(n, "function");  // std::get<1>(r), get<1>(r)
+      if (is(fn, "qualified_identifier")) fn = field(fn, "name");
+      auto targs = items(field(fn, "arguments"));
+      auto args = items(field(n, "arguments"));
+      if (lastComponent(c.text(field(fn, "name"))) == "get" && targs.size() == 1 && args.size() == 1) {
+        uint64_t i = parseInteger(c.text(targs[0])).value_or(UINT64_MAX);
+        auto row = items(rowBraces(substitute(args[0])));
+        if (i < row.size() && !is(row[i], "initializer_pair")) next = row[i];
+      }
+    }
+    if (isNull(next)) return n;
+    n = next;
   }
   return n;
 }
@@ -178,6 +275,13 @@ std::optional<uint64_t> Evaluator::integer(TSNode n, const Site& site, int depth
       cast = isIntegralTypeName(c.text(fn));
     }
     if (cast && args.size() == 1) return integer(args[0], site, depth + 1, why);
+    // std::size(kRows), kRows.size() of a table whose elements are written
+    TSNode of = is(fn, "field_expression") && args.empty() ? field(fn, "argument") : args.size() == 1 ? args[0] : TSNode{};
+    std::string callee = is(fn, "field_expression") ? noSpace(c.text(field(fn, "field"))) : lastComponent(c.text(fn));
+    if (callee == "size" && !isNull(of)) {
+      auto elems = elementsOf(c, substitute(of));
+      if (!elems.empty()) return elems.size();
+    }
     why = "cannot evaluate call '" + collapse(c.text(n)) + "'";
     return std::nullopt;
   }
@@ -188,6 +292,9 @@ std::optional<uint64_t> Evaluator::integer(TSNode n, const Site& site, int depth
     return std::nullopt;
   }
   if (t == "cast_expression") return integer(field(n, "value"), site, depth + 1, why);
+  if (ints && t == "identifier") {
+    if (auto it = ints->find(std::string(c.text(n))); it != ints->end()) return it->second;
+  }
   if (t == "identifier" || t == "qualified_identifier") {
     const Constant* k = lookup(c, c.text(n), site);
     if (!k) {
@@ -229,8 +336,16 @@ std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth) {
   if (isNull(n) || depth > kMaxEvalDepth) return {};
   if (is(n, "initializer_list")) return items(n);
   if (is(n, "compound_literal_expression")) return elementsOf(c, field(n, "value"), depth + 1);
-  if (is(n, "identifier") || is(n, "qualified_identifier"))
-    if (const Constant* k = lookup(c, c.text(n), c.siteOf(n))) return elementsOf(c, k->value, depth + 1);
+  if (is(n, "identifier") || is(n, "qualified_identifier")) {
+    const Constant* k = lookup(c, c.text(n), c.siteOf(n));
+    if (!k) return {};
+    // `std::array<Row, N> kRows{{ {…}, {…} }}`: the array's own braces around the rows.
+    auto v = items(is(k->value, "compound_literal_expression") ? field(k->value, "value") : k->value);
+    TSNode decl = parentOf(parentOf(k->value));
+    if (v.size() == 1 && is(v[0], "initializer_list") && lastComponent(c.text(field(decl, "type"))) == "array")
+      return items(v[0]);
+    return elementsOf(c, k->value, depth + 1);
+  }
   return {};
 }
 

@@ -30,10 +30,18 @@ std::string typeClassOfName(std::string_view written);
 // kNames[] = {…}`), followed through constants naming constants; empty when neither.
 std::vector<TSNode> elementsOf(const Ctx& c, TSNode n, int depth = 0);
 
+// A field of one row of a table (`{"global_buffer", PTR, "a"}` of `constexpr Row kRows[] = {…}`,
+// a designated `{.kind = …}`, a `Row{…}`): the item that initialises field `name`, through the
+// declared order of the row struct's fields (the file's `struct Row { … }`); null when unknown.
+TSNode fieldOfRow(const Ctx& c, TSNode row, std::string_view name);
+
 struct Evaluator {
   const Ctx& c;
-  // Substitutions for the lambda idiom: a loop variable bound to one literal of its range list.
+  // Substitutions for the lambda idiom: a loop variable bound to one literal of its range list
+  // (or one row of a table: `r.kind`, `std::get<0>(r)`, `kRows[i].name` read through it).
   const std::map<std::string, TSNode>* env = nullptr;
+  // The counters of an indexed loop being unrolled (`for (size_t i = 0; i < std::size(kRows); ++i)`).
+  const std::map<std::string, uint64_t>* ints = nullptr;
 
   TSNode substitute(TSNode n) const;
   std::optional<uint64_t> integer(TSNode n, const Site& site, int depth, std::string& why) const;

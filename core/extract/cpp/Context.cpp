@@ -54,8 +54,6 @@ std::string noSpace(std::string_view s) {
   return out;
 }
 
-bool mentionsKernelArgument(std::string_view s) { return s.find("KernelArgument") != std::string_view::npos; }
-
 // Last `::` component of a (possibly qualified / templated) name.
 std::string lastComponent(std::string_view s) {
   std::string t = noSpace(s);
@@ -172,6 +170,7 @@ std::string calleeName(const Ctx& c, TSNode call) {
 void collect(Ctx& c) {
   TSNode root = c.tree.root();
   c.matches = QuerySet::of(Lang::Cpp).run(root);
+  const bool typesToo = c.types.claimWalk();  // not walked yet for the macros
   c.tree.walkAll([&](TSNode n) {
     std::string_view t = type(n);
     if (t == "namespace_definition" || t == "class_specifier" || t == "struct_specifier") {
@@ -180,27 +179,15 @@ void collect(Ctx& c) {
       c.scopes.push_back({{ts_node_start_byte(n), ts_node_end_byte(n)}, noSpace(c.text(name))});
     } else if (t == "function_definition") {
       c.functions.push_back({{ts_node_start_byte(n), ts_node_end_byte(n)}, n});
-    } else if (t == "declaration" || t == "field_declaration" || t == "parameter_declaration") {
-      // `std::vector<KernelArgument> expected;`, `auto sig = std::vector<KernelArgument>{...};`
-      TSNode ty = field(n, "type");
-      bool typed = mentionsKernelArgument(c.text(ty));
-      for (uint32_t i = 0, cnt = ts_node_child_count(n); i < cnt; ++i) {
-        const char* f = ts_node_field_name_for_child(n, i);
-        if (!f || std::string_view(f) != "declarator") continue;
-        TSNode d = ts_node_child(n, i);
-        TSNode value = field(d, "value");
-        if (!typed && !mentionsKernelArgument(c.text(value))) continue;
-        TSNode id = innermostIdentifier(d);
-        if (!isNull(id)) c.kaVariables.insert(noSpace(c.text(id)));
-      }
     }
+    if (typesToo) c.types.visit(n);  // aliases, functions, declarations: in pre-order, each before its uses
     return true;
   });
 
   for (const auto& m : c.matches[QueryId::CppKernelArgument]) {
     TSNode ty = m.get("type"), el = m.get("element");
     if (isNull(ty) || isNull(el)) continue;
-    if (lastComponent(c.text(ty)) == "KernelArgument")
+    if (c.types.ofType(ty) == KaKind::Element)
       c.kaElements.insert({ts_node_start_byte(el), ts_node_end_byte(el)});
   }
 

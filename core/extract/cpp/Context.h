@@ -1,10 +1,11 @@
 // What every C++ extractor shares: small null-safe node helpers, the scopes and functions of a
-// file by byte range, its named constants, and the KernelArgument-typed variables and elements
-// (the first pass, collect()).
+// file by byte range, its named constants, its types (KaTypes: which are KernelArgument) and
+// its KernelArgument elements (the first pass, collect()).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "extract/cpp/KaTypes.h"
 #include "model/Facts.h"
 #include "parse/QuerySet.h"
 #include "parse/Syntax.h"
@@ -31,7 +33,6 @@ bool sameNode(TSNode a, TSNode b);
 std::string trim(std::string_view s);
 std::string collapse(std::string_view s);  // whitespace runs collapsed to one space, trimmed
 std::string noSpace(std::string_view s);
-bool mentionsKernelArgument(std::string_view s);
 std::string lastComponent(std::string_view s);  // last `::` component of a qualified name
 TSNode innermostIdentifier(TSNode n);           // the identifier a declarator declares
 bool hasConstQualifier(const SyntaxTree& tree, TSNode decl);
@@ -70,7 +71,8 @@ struct Ctx {
   std::vector<Scope> scopes;
   std::vector<Function> functions;
   std::unordered_map<std::string, std::vector<Constant>> constants;  // by unqualified name
-  std::set<std::string> kaVariables;       // names declared with a KernelArgument-mentioning type
+  std::shared_ptr<KaTypes> typesHeld;
+  KaTypes& types;  // whether a type, declaration, value or function is KernelArgument-typed (KaTypes.h)
   std::set<std::pair<uint32_t, uint32_t>> kaElements;  // byte ranges of KernelArgument{...}
   QueryMatches matches;  // every core/queries/cpp_*.scm over the whole file: one cursor pass
   // Invocations of the file's macros left as written (Macros.h) where they build KernelArguments,
@@ -78,7 +80,11 @@ struct Ctx {
   // stops knowing the list there.
   std::map<uint32_t, std::pair<std::string, std::string>> unexpanded;
 
-  explicit Ctx(const SyntaxTree& t) : tree(t) {}
+  // `shared`: the file's types already made for this tree (by the macro expansion), else new ones.
+  explicit Ctx(const SyntaxTree& t, std::shared_ptr<KaTypes> shared = nullptr)
+      : tree(t),
+        typesHeld(shared && &shared->tree() == &t ? std::move(shared) : std::make_shared<KaTypes>(t)),
+        types(*typesHeld) {}
 
   std::string_view text(TSNode n) const { return tree.text(n); }
   int functionOf(TSNode n) const;

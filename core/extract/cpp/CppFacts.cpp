@@ -117,7 +117,9 @@ void extractCpp(const SyntaxTree& file, FileFacts& out, const cpp::HeaderReader*
       out.error = tree.firstError();
       out.ok = out.error.empty();
     }
-    cpp::Ctx c(tree);
+    // The expansion's types are this tree's when nothing was expanded (walked once for both).
+    cpp::Ctx c(tree, mx.tree ? nullptr : mx.types);
+    if (mx.tree || !mx.types) c.types.seed(mx.headerAliases);
     for (const cpp::MacroSite& s : mx.sites)
       if (!s.failure.empty() && s.kernelArgument) c.unexpanded[s.range.line] = {s.macro, failureText(s)};
     cpp::collect(c);
@@ -131,7 +133,10 @@ void extractCpp(const SyntaxTree& file, FileFacts& out, const cpp::HeaderReader*
     recordMacroFailures(c, mx, lists);
     std::stable_sort(lists.begin(), lists.end(),
                      [](const CppArgList& a, const CppArgList& b) { return before(a.range, b.range); });
-    for (auto& l : lists) out.lists.push_back(std::move(l));
+    for (auto& l : lists) {
+      l.readThrough = mx.headersRead;
+      out.lists.push_back(std::move(l));
+    }
     cpp::extractNamesArrays(c, out.nameArrays, out.setAside);
     cpp::extractSymbols(c, out.symbols);
     cpp::extractEngineRegistrations(c, out.symbols.engineRegistrations);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "extract/cpp/ElementLocals.h"
 
 
 namespace impact::cpp {
@@ -86,8 +87,48 @@ bool lambdaShape(const Ctx& c, TSNode lambda, LambdaShape& shape) {
 struct CallContext {
   std::vector<std::string> conditions;
   std::map<std::string, TSNode> env;
+  std::map<std::string, uint64_t> ints;  // the counters of indexed loops being unrolled
   std::string loopReason;  // non-empty inside a loop that could not be unrolled
 };
+
+// The names a range-for binds: one, or a structured binding's (`const auto& [kind, size, name]`).
+std::vector<std::string> loopNames(const Ctx& c, TSNode declarator) {
+  TSNode d = declarator;
+  while (is(d, "reference_declarator") || is(d, "pointer_declarator")) {
+    auto k = items(d);
+    d = k.empty() ? TSNode{} : k.back();
+  }
+  if (is(d, "structured_binding_declarator")) {
+    std::vector<std::string> out;
+    for (TSNode id : items(d)) out.push_back(std::string(c.text(id)));
+    return out;
+  }
+  std::string one = declaredName(c, declarator);
+  return one.empty() ? std::vector<std::string>{} : std::vector<std::string>{one};
+}
+
+// `for (T i = a; i < b; ++i)` (`<=`, `!=`; `i++`, `i += 1`) with a and b known (constants,
+// `std::size(kRows)`, `kRows.size()`): the counter and its values; empty when it is no such loop.
+std::pair<std::string, std::vector<uint64_t>> countedLoop(const Ctx& c, TSNode loop, const CallContext& ctx, const Site& site) {
+  Evaluator ev{c, &ctx.env, &ctx.ints};
+  TSNode init = field(loop, "initializer");
+  auto decls = items(init);
+  if (!is(init, "declaration") || decls.size() != 2 || !is(decls[1], "init_declarator")) return {};
+  std::string i = declaredName(c, field(decls[1], "declarator"));
+  std::string why;
+  auto from = ev.integer(field(decls[1], "value"), site, 0, why);
+  TSNode cond = field(loop, "condition"), upd = field(loop, "update");
+  if (!from || i.empty() || !is(cond, "binary_expression") || noSpace(c.text(field(cond, "left"))) != i) return {};
+  std::string op(c.text(field(cond, "operator")));
+  auto to = ev.integer(field(cond, "right"), site, 0, why);
+  std::string u = noSpace(c.text(upd));
+  if (!to || (op != "<" && op != "<=" && op != "!=") || (u != "++" + i && u != i + "++" && u != i + "+=1")) return {};
+  uint64_t end = op == "<=" ? *to + 1 : *to;
+  if (end < *from || end - *from > kMaxUnroll) return {};
+  std::vector<uint64_t> values;
+  for (uint64_t v = *from; v < end; ++v) values.push_back(v);
+  return {i, values};
+}
 
 std::string conditionText(const Ctx& c, TSNode ifStmt) {
   TSNode cond = field(ifStmt, "condition");
@@ -121,7 +162,12 @@ class LambdaCalls {
         return;
       }
     }
+    if (t == "declaration" && locals_.declare(n, ctx.conditions.size())) return;
+    if (t == "assignment_expression" &&
+        locals_.assign(n, ctx.conditions.size(), ctx.conditions.empty() ? "" : ctx.conditions.back()))
+      return;
     if (shape_.direct && (t == "call_expression" || t == "assignment_expression") && directUse(n, ctx)) return;
+    if (t == "call_expression") locals_.given(n);
     if (t == "if_statement" || t == "conditional_expression") {
       visit(field(n, "condition"), ctx, depth + 1);
       std::string cond = t == "if_statement" ? conditionText(c_, n) : collapse(c_.text(field(n, "condition")));
@@ -135,15 +181,20 @@ class LambdaCalls {
     if (t == "for_range_loop") {
       TSNode right = field(n, "right");
       TSNode body = field(n, "body");
-      std::string var = declaredName(c_, field(n, "declarator"));
-      std::vector<TSNode> elements = elementsOf(c_, right);
-      if (!elements.empty() && !var.empty()) {
+      std::vector<std::string> names = loopNames(c_, field(n, "declarator"));
+      std::vector<TSNode> elements = elementsOf(c_, Evaluator{c_, &ctx.env, &ctx.ints}.substitute(right));
+      if (!elements.empty() && !names.empty()) {
         for (TSNode e : elements) {
-          auto saved = ctx.env.find(var) != ctx.env.end() ? std::optional<TSNode>(ctx.env[var]) : std::nullopt;
-          ctx.env[var] = e;
-          visit(body, ctx, depth + 1);
-          if (saved) ctx.env[var] = *saved;
-          else ctx.env.erase(var);
+          CallContext inner = ctx;
+          if (names.size() == 1) {
+            inner.env[names[0]] = e;
+          } else {  // a structured binding of a row: each name an item of it
+            auto row = items(elementBraces(c_, e));
+            for (size_t k = 0; k < names.size(); ++k)
+              if (k < row.size()) inner.env[names[k]] = row[k];
+              else inner.env.erase(names[k]);
+          }
+          visit(body, inner, depth + 1);
         }
         return;
       }
@@ -152,6 +203,18 @@ class LambdaCalls {
       visit(body, ctx, depth + 1);
       ctx.loopReason = saved;
       return;
+    }
+    if (t == "for_statement") {
+      auto [counter, values] = countedLoop(c_, n, ctx, site_);
+      if (!counter.empty()) {
+        for (uint64_t v : values) {
+          CallContext inner = ctx;
+          inner.env.erase(counter);
+          inner.ints[counter] = v;
+          visit(field(n, "body"), inner, depth + 1);
+        }
+        return;
+      }
     }
     if (t == "for_statement" || t == "while_statement" || t == "do_statement") {
       std::string saved = ctx.loopReason;
@@ -204,6 +267,12 @@ class LambdaCalls {
           p.count = args.size();
           p.kind = args[0], p.size = args[1], p.offset = args[2];
           if (args.size() >= 4) p.name = args[3];
+        } else if (const ElementLocals::Local* l = args.size() == 1 ? locals_.appended(args[0]) : nullptr) {
+          if (!l->unknown.empty()) {
+            appendUnknown(n, l->unknown, ctx);
+            return true;
+          }
+          p = l->parts;
         } else {
           openAt(n, "`" + collapse(c_.text(n)) + "` appends an element the reader cannot take apart");
           return true;
@@ -296,20 +365,41 @@ class LambdaCalls {
       openAt(call, "appended " + ctx.loopReason);
       return;
     }
-    Evaluator ev{c_, &ctx.env};
+    Evaluator ev{c_, &ctx.env, &ctx.ints};
     // Fixed parts live inside the lambda; parameters are evaluated where the call is.
     KernelArg a = argFrom(ev, p, site_, rangeOf(call));
-    if (!ctx.conditions.empty()) {
-      a.conditional = true;
-      for (size_t i = 0; i < ctx.conditions.size(); ++i) a.condition += (i ? " && " : "") + ctx.conditions[i];
-    }
+    conditionOf(a, ctx);
     out_.push_back(std::move(a));
+  }
+
+  // An element appended whose fields are not known (a local the reader did not follow): an
+  // argument at its position, its type not resolved, saying why.
+  void appendUnknown(TSNode call, const std::string& why, const CallContext& ctx) {
+    appended_ = true;
+    if (!open_.empty()) return;
+    if (!ctx.loopReason.empty()) {
+      openAt(call, "appended " + ctx.loopReason);
+      return;
+    }
+    KernelArg a;
+    a.range = rangeOf(call);
+    a.resolved = false;
+    a.unresolvedReason = why;
+    conditionOf(a, ctx);
+    out_.push_back(std::move(a));
+  }
+
+  static void conditionOf(KernelArg& a, const CallContext& ctx) {
+    if (ctx.conditions.empty()) return;
+    a.conditional = true;
+    for (size_t i = 0; i < ctx.conditions.size(); ++i) a.condition += (i ? " && " : "") + ctx.conditions[i];
   }
 
   const Ctx& c_;
   const LambdaShape& shape_;
   const Site& site_;
   std::vector<KernelArg>& out_;
+  ElementLocals locals_{c_};
   bool truncated_ = false;
   bool appended_ = false;
   std::string open_;
@@ -339,15 +429,17 @@ std::optional<CppArgList> appendedList(const Ctx& c, const LambdaShape& shape, i
   return l;
 }
 
-// A local `std::vector<KernelArgument> v;` declared without elements (`v;`, `v{}`, `v()`): the
-// vector the direct appends of its function build.
+// A local `std::vector<KernelArgument> v;` (an alias of one, `auto v =
+// std::vector<KernelArgument>{};`) declared without elements (`v;`, `v{}`, `v()`): the vector the
+// direct appends of its function build.
 std::string emptyKernelArgumentVector(const Ctx& c, TSNode decl) {
-  if (c.text(field(decl, "type")).find("KernelArgument") == std::string_view::npos) return "";
   TSNode d = field(decl, "declarator");
+  if (c.types.ofDeclared(decl, d) != KaKind::List) return "";
   if (is(d, "identifier")) return std::string(c.text(d));
-  if (!is(d, "init_declarator")) return "";
+  if (!is(d, "init_declarator") || !is(field(d, "declarator"), "identifier")) return "";
   TSNode v = field(d, "value");
-  if ((is(v, "initializer_list") || is(v, "argument_list")) && items(v).empty() && is(field(d, "declarator"), "identifier"))
+  if (is(v, "compound_literal_expression")) v = field(v, "value");
+  if ((is(v, "initializer_list") || is(v, "argument_list")) && items(v).empty())
     return std::string(c.text(field(d, "declarator")));
   return "";
 }

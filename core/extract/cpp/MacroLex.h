@@ -40,7 +40,6 @@ struct Def {
   bool variadic = false;  // the last parameter takes the rest (`...` as __VA_ARGS__, or `rest...`)
   std::vector<Tok> body;
   uint32_t start = 0;     // byte where the #define is
-  bool kernelArgument = false;
   std::string why;        // the definition itself cannot be read
   // The `#if` arms not decided around the definition (ids of Conditions::arms, outermost first):
   // in force only where the same arms hold. `where`: the header it was read from ("" this file).
@@ -64,7 +63,7 @@ class Expander {
   explicit Expander(const Table& t, const std::vector<ArmText>* arms = nullptr, std::vector<int> useArms = {})
       : table_(t), armTexts_(arms), useArms_(std::move(useArms)) {}
   std::string failure;
-  bool kernelArgument = false;
+  std::vector<const Def*> reached;  // the definitions it expanded (or was handed: an X-macro's entry)
 
   // The definitions of `name` in force at byte `at` under the undecided arms of the use; empty
   // when none (not a macro there).
@@ -109,7 +108,7 @@ class Expander {
         continue;
       }
       const Def& d = *defs.back();
-      kernelArgument = kernelArgument || d.kernelArgument;
+      reached.push_back(&d);
       if (defs.size() > 1) return fail(absl::StrCat("macro ", t.s, " is defined ", defs.size(),
                                                     " times (which `#if` arm holds is not decided)"));
       if (!d.why.empty()) return fail(absl::StrCat("macro ", t.s, ": ", d.why, " is not read"));

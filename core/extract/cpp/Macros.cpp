@@ -139,7 +139,6 @@ Def& readDefinition(const SyntaxTree& tree, TSNode n, Table& table) {
   std::string_view value = tree.text(field(n, "value"));
   if (d.why.empty() && !lexAll(value, d.body, d.why)) d.why = "its body has " + d.why;
   if (!d.body.empty()) d.body.front().space = false;
-  d.kernelArgument = value.find("KernelArgument") != std::string_view::npos;
   auto& v = table[d.name];
   v.push_back(std::move(d));
   return v.back();
@@ -152,18 +151,33 @@ namespace {
 
 using namespace macro;
 
-// Whether the declaration or function around an invocation builds KernelArguments.
-bool kernelArgumentContext(const SyntaxTree& tree, TSNode n) {
+// Whether the declaration or function around an invocation builds KernelArguments: its type,
+// or the function's return or parameter types, are KernelArgument-typed (KaTypes).
+// `memo`: the answers by the declaration's or function's start (many calls sit in one function).
+bool kernelArgumentContext(const KaTypes& types, TSNode n, std::map<uint32_t, bool>* memo = nullptr) {
   for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-    if (is(p, "declaration") || is(p, "field_declaration"))
-      return tree.text(field(p, "type")).find("KernelArgument") != std::string_view::npos;
-    if (is(p, "function_definition")) {
-      TSNode body = field(p, "body");
-      std::string_view all = tree.text(p);
-      size_t head = ts_node_is_null(body) ? all.size() : ts_node_start_byte(body) - ts_node_start_byte(p);
-      return all.substr(0, head).find("KernelArgument") != std::string_view::npos;
+    const bool decl = is(p, "declaration") || is(p, "field_declaration");
+    if (!decl && !is(p, "function_definition")) continue;
+    if (memo)
+      if (auto it = memo->find(ts_node_start_byte(p)); it != memo->end()) return it->second;
+    bool typed = false;
+    if (decl) {
+      for (TSNode d : declaratorsOf(p)) typed = typed || types.ofDeclared(p, d) != KaKind::None;
+      typed = typed || types.ofType(field(p, "type")) != KaKind::None;
+    } else {
+      typed = types.headTyped(p);
     }
+    if (memo) (*memo)[ts_node_start_byte(p)] = typed;
+    return typed;
   }
+  return false;
+}
+
+// Whether a macro's body names KernelArgument or an alias of it (a token of the body, never a
+// part of one: `KernelArgumentList` is another name).
+bool namesKernelArgument(const KaTypes& types, const Def& d) {
+  for (const Tok& t : d.body)
+    if (t.k == Tok::K::Ident && types.namesType(t.s)) return true;
   return false;
 }
 
@@ -258,7 +272,7 @@ std::pair<uint32_t, uint32_t> pointOf(const std::string& text, uint32_t at, TSPo
 // Where a header was not read, a call in a KernelArgument context of a name neither this file
 // nor a header read defines (`return { KARGS(KENTRY) };`, `KARGS(APPEND)` with KARGS in that
 // header) may be its macro: a site that failed, so the list is named, never dropped or shorter.
-void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<MacroSite>& sites) {
+void unknownCalls(const SyntaxTree& tree, const KaTypes& types, const Directives& pp, std::vector<MacroSite>& sites) {
   if (pp.headersMissing.empty()) return;
   std::set<std::string> declared;
   tree.walkAll([&](TSNode n) {
@@ -276,6 +290,7 @@ void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<Macr
   for (const std::string& m : pp.headersMissing) headers += (headers.empty() ? "" : ", ") + m;
   const std::string& text = tree.text();
   std::set<uint32_t> at;
+  std::map<uint32_t, bool> typedAt;
   for (const MacroSite& s : sites) at.insert(s.range.line);
   tree.walkAll([&](TSNode n) {
     if (sites.size() >= kMaxMacroSites) return false;
@@ -292,7 +307,7 @@ void unknownCalls(const SyntaxTree& tree, const Directives& pp, std::vector<Macr
     Tok t;
     std::string why;
     if (!lexOne(text, i, t, why) || t.s != "(") return true;
-    if (!kernelArgumentContext(tree, n)) return true;
+    if (!kernelArgumentContext(types, n, &typedAt)) return true;
     TSPoint pt = ts_node_start_point(n);
     if (at.count(pt.row)) return true;
     MacroSite site;
@@ -316,6 +331,12 @@ MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers)
   const std::string& original = tree.text();
   if (original.find('#') == std::string::npos) return mx;
   Directives pp = preprocess(tree, headers);
+  mx.headerAliases = pp.aliases;
+  // The file's types (walked only if a failed site asks; the extractors reuse it: extractCpp).
+  mx.types = std::make_shared<KaTypes>(tree);
+  KaTypes& types = *mx.types;
+  types.seed(pp.aliases);
+  types.scanWhenAsked(tree.root());
   mx.undecided = pp.undecided;
   mx.headersRead = pp.headersRead;
   mx.headersMissing = pp.headersMissing;
@@ -341,13 +362,16 @@ MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers)
     site.range = {s.row, s.column, endLine, endCol};
     Expander ex(table, &pp.arms, f.arms);
     for (const Tok& t : f.toks)  // a macro named in the arguments (the X-macro's ENTRY) counts
-      for (const Def* d : ex.defsAt(t.s, f.start)) ex.kernelArgument = ex.kernelArgument || d->kernelArgument;
+      for (const Def* d : ex.defsAt(t.s, f.start)) ex.reached.push_back(d);
     std::vector<Tok> expanded;
     if (!f.why.empty()) site.failure = f.why;
     else if (!ex.run(f.toks, expanded, f.start, 0)) site.failure = ex.failure;
     else if (out.size() + (f.start - prev) + spell(expanded).size() > kMaxMacroOutput)
       site.failure = absl::StrCat("the expanded file would exceed ", kMaxMacroOutput, " bytes");
-    site.kernelArgument = ex.kernelArgument || kernelArgumentContext(tree, f.id);
+    if (!site.failure.empty()) {  // only a failed site's is read (extractCpp)
+      for (const Def* d : ex.reached) site.kernelArgument = site.kernelArgument || namesKernelArgument(types, *d);
+      site.kernelArgument = site.kernelArgument || kernelArgumentContext(types, f.id);
+    }
     if (site.failure.empty()) {
       out.append(text, prev, f.start - prev);
       size_t lineStart = out.rfind('\n');
@@ -362,7 +386,7 @@ MacroExpansion expandMacros(const SyntaxTree& tree, const HeaderReader* headers)
     }
     mx.sites.push_back(std::move(site));
   }
-  unknownCalls(tree, pp, mx.sites);
+  unknownCalls(tree, types, pp, mx.sites);
   if (!any) return mx;
   out.append(text, prev, std::string::npos);
   mx.tree = SyntaxTree::parse(Lang::Cpp, std::move(out));

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/cpp/KaTypes.h"
 #include "model/Facts.h"
 #include "parse/Syntax.h"
 
@@ -73,8 +74,9 @@ struct MacroSite {
   uint32_t expCol = 0;      // where its expansion starts and ends on line range.line of `text`
   uint32_t expEndCol = 0;
   std::string failure;      // why it was left as written; "" when expanded
-  // Whether the invocation builds KernelArguments (a macro it reaches mentions the type, or the
-  // declaration or function around it does): a failed one is a copy impactd could not read.
+  // Whether a failed invocation builds KernelArguments (a macro it reaches names the type or an
+  // alias of it, or the declaration or function around it is KernelArgument-typed: KaTypes): a
+  // copy impactd could not read. Set on failed sites only.
   bool kernelArgument = false;
   // Whether, placed in no list, it is a copy of its own "not read": every macro invocation; a call
   // of a name no file read defines only as an element of a braced list (a statement calling
@@ -88,6 +90,10 @@ struct MacroExpansion {
   std::vector<UndecidedArm> undecided;     // the file's `#if` arms not decided
   std::vector<std::string> headersRead;    // tree paths of the headers read
   std::vector<std::string> headersMissing; // includes (as written) the reader did not find
+  std::vector<KaAlias> headerAliases;      // aliases of KernelArgument the headers read declare
+  // The file's types (KaTypes of `tree`'s input, seeded with headerAliases): reused by the
+  // extractors when nothing was expanded (the same tree), so a file is walked for them once.
+  std::shared_ptr<KaTypes> types;
   // Positions of `tree` back to the file's.
   void mapBack(SourceRange& r) const;
 };

@@ -4,16 +4,16 @@ namespace impact::cpp {
 
 namespace {
 
-// `<type mentioning KernelArgument> name{...}` (or `= {...}` / `= KernelArgument{...}`) declared
-// in `scope` before `before`: its braces, else a null node.
+// `KernelArgument name{...}` (or `= {...}` / `= KernelArgument{...}`, `auto name =
+// KernelArgument{...}`, an alias of the type) declared in `scope` before `before`: its braces,
+// else a null node.
 TSNode declaredBraces(const Ctx& c, TSNode scope, std::string_view name, uint32_t before) {
   TSNode found{};
   walk(scope, [&](TSNode n) {
     if (ts_node_start_byte(n) >= before) return false;
     if (!is(n, "declaration")) return true;
-    if (!mentionsKernelArgument(c.text(field(n, "type")))) return false;
     for (TSNode d : items(n)) {
-      if (!is(d, "init_declarator")) continue;
+      if (!is(d, "init_declarator") || c.types.ofDeclared(n, d) != KaKind::Element) continue;
       if (declaredName(c, field(d, "declarator")) != name) continue;
       TSNode v = field(d, "value");
       if (is(v, "compound_literal_expression")) v = field(v, "value");

@@ -250,6 +250,13 @@ class Pass {
         if (dropped() && next > d.end) out_.blank.push_back({d.end, next});
       }
     }
+    // A header's aliases of KernelArgument (through those of the headers it included before).
+    if (depth > 0 && (text.find("using") != std::string::npos || text.find("typedef") != std::string::npos)) {
+      KaTypes types(tree);
+      types.seed(out_.aliases);
+      types.scan(tree.root());
+      out_.aliases = types.exported();
+    }
   }
 
  private:
@@ -453,6 +460,7 @@ namespace impact::cpp {
 bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers) {
   using macro::Tok;
   std::set<std::string> defined, seen;
+  std::vector<std::pair<std::string, std::set<std::string>>> aliases;  // name, the names it is made of
   // The headers the file includes, and theirs: (includer, as written).
   std::vector<std::pair<std::string, std::string>> queue;
   auto includesOf = [&](std::string_view text, const std::string& includer, bool collectDefines) {
@@ -467,6 +475,21 @@ bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers) {
       if (collectDefines && (toks[i + 1].s == "define" || toks[i + 1].s == "undef") && toks[i + 2].k == Tok::K::Ident)
         defined.insert(toks[i + 2].s);
     }
+    // A header's type aliases (`using X = …;`, `typedef … X;`), kept for the fixpoint below.
+    for (size_t i = 0; collectDefines && i + 2 < toks.size(); ++i) {
+      if (toks[i].k != Tok::K::Ident || (toks[i].s != "using" && toks[i].s != "typedef")) continue;
+      bool isUsing = toks[i].s == "using";
+      if (isUsing && !(toks[i + 1].k == Tok::K::Ident && toks[i + 2].s == "=")) continue;
+      std::pair<std::string, std::set<std::string>> a;
+      for (size_t j = i + (isUsing ? 3 : 1); j < toks.size() && toks[j].s != ";"; ++j)
+        if (toks[j].k == Tok::K::Ident) {
+          a.second.insert(toks[j].s);
+          if (!isUsing) a.first = toks[j].s;
+        }
+      if (isUsing) a.first = toks[i + 1].s;
+      if (!isUsing) a.second.erase(a.first);
+      if (!a.first.empty()) aliases.push_back(std::move(a));
+    }
     return toks;
   };
   std::vector<Tok> own = includesOf(fileText, "", false);
@@ -476,6 +499,23 @@ bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers) {
     includesOf(h->text, h->path, true);
   }
   if (seen.size() >= 64) return true;  // past the limit: read with them, as the reader would
+  // The aliases of KernelArgument (or of a type made of one: `std::vector<Alias>`), through
+  // one another in any order: the file's lists may be typed by them (KaTypes). Other aliases
+  // change nothing the file's lists read.
+  std::set<std::string> typed = {"KernelArgument"};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [name, parts] : aliases) {
+      if (typed.count(name)) continue;
+      for (const std::string& n : parts)
+        if (typed.count(n)) {
+          typed.insert(name);
+          defined.insert(name);
+          grew = true;
+          break;
+        }
+    }
+  }
   for (const Tok& t : own)
     if (t.k == Tok::K::Ident && defined.count(t.s)) return true;
   return false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "extract/cpp/MacroLex.h"
+#include "extract/cpp/KaTypes.h"
 #include "extract/cpp/Macros.h"
 
 namespace impact::cpp::macro {
@@ -25,6 +26,7 @@ struct Directives {
   };
   std::vector<Segment> segments;
   std::vector<std::string> headersRead, headersMissing;
+  std::vector<KaAlias> aliases;  // the KernelArgument aliases the headers read declare (KaTypes.h)
 
   std::vector<int> armsAt(uint32_t byte) const;
   bool blankAt(uint32_t byte) const;

@@ -2,13 +2,38 @@
 
 #include "extract/cpp/NamedElements.h"
 
-#include <cctype>
 
 namespace impact::cpp {
 
 static bool isAppendCall(std::string_view callee) {
   return callee == "push_back" || callee == "emplace_back" || callee == "insert" || callee == "emplace" ||
          callee == "append" || callee == "push_front" || callee == "emplace_front";
+}
+
+// What the function or lambda around `n` returns: a lambda's own return type when it states one,
+// else the function's (a lambda without one returns what it returns inside that function).
+static KaKind returnedAt(const Ctx& c, TSNode n) {
+  for (TSNode p = parentOf(n); !isNull(p); p = parentOf(p)) {
+    if (is(p, "lambda_expression")) {
+      KaKind k = c.types.returnOf(p);
+      if (k != KaKind::None) return k;
+    }
+    if (is(p, "function_definition")) return c.types.returnOf(p);
+  }
+  return KaKind::None;
+}
+
+// Whether a braced list passed as argument #i of `call` is a KernelArgument list: the parameter
+// of the file's function it is passed to is one (by the callee's declaration, never its name).
+static bool listParameter(const Ctx& c, TSNode call, TSNode arg) {
+  size_t i = 0;
+  for (TSNode a : items(field(call, "arguments"))) {
+    if (sameNode(a, arg)) break;
+    ++i;
+  }
+  for (TSNode f : c.types.functionsNamed(calleeName(c, call)))
+    if (c.types.parameterOf(f, i) == KaKind::List) return true;
+  return false;
 }
 
 // Decides whether a braced list of elements sits where a whole argument list is stated.
@@ -23,53 +48,38 @@ static bool isListPosition(const Ctx& c, TSNode list, bool anyKa, std::string& v
   std::string_view t = type(p);
   if (t == "compound_literal_expression") {
     // std::vector<KernelArgument>{...}
-    if (!mentionsKernelArgument(c.text(field(p, "type")))) return false;
+    if (c.types.ofType(field(p, "type")) != KaKind::List) return false;
     TSNode holder = parentOf(p);
     if (is(holder, "init_declarator")) variable = declaredName(c, field(holder, "declarator"));
     else if (is(holder, "assignment_expression")) variable = noSpace(c.text(field(holder, "left")));
     return true;
   }
-  if (t == "return_statement") {
-    if (anyKa) return true;
-    int f = c.functionOf(list);
-    if (f < 0) return false;
-    return mentionsKernelArgument(functionHead(c, c.functions[f].node));
-  }
+  if (t == "return_statement") return anyKa || returnedAt(c, list) == KaKind::List;
   if (t == "init_declarator") {
     TSNode decl = parentOf(p);
     variable = declaredName(c, field(p, "declarator"));
-    return anyKa || mentionsKernelArgument(c.text(field(decl, "type")));
+    return anyKa || c.types.ofDeclared(decl, p) == KaKind::List;
   }
   if (t == "field_declaration") {
     variable = declaredName(c, field(p, "declarator"));
-    return anyKa || mentionsKernelArgument(c.text(field(p, "type")));
+    return anyKa || c.types.ofDeclared(p, field(p, "declarator")) == KaKind::List;
   }
   if (t == "assignment_expression") {
     TSNode left = field(p, "left");
     if (!sameNode(field(p, "right"), child)) return false;
     variable = noSpace(c.text(left));
-    if (anyKa) return true;
-    if (is(left, "identifier") || is(left, "field_expression") || is(left, "qualified_identifier")) {
-      std::string last = is(left, "field_expression") ? noSpace(c.text(field(left, "field")))
-                                                      : lastComponent(c.text(left));
-      return c.kaVariables.count(last) > 0;
-    }
-    return false;
+    return anyKa || c.types.ofValue(left) == KaKind::List;
   }
   if (t == "argument_list") {
     TSNode owner = parentOf(p);
     if (is(owner, "init_declarator")) {  // std::vector<KernelArgument> sig({...});
       TSNode decl = parentOf(owner);
       variable = declaredName(c, field(owner, "declarator"));
-      return anyKa || mentionsKernelArgument(c.text(field(decl, "type")));
+      return anyKa || c.types.ofDeclared(decl, owner) == KaKind::List;
     }
     if (!is(owner, "call_expression")) return false;
-    std::string callee = calleeName(c, owner);
-    if (isAppendCall(callee)) return false;
-    if (anyKa) return true;
-    std::string lower;
-    for (char ch : callee) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-    return lower.find("signature") != std::string::npos || mentionsKernelArgument(callee);
+    if (isAppendCall(calleeName(c, owner))) return false;
+    return anyKa || listParameter(c, owner, child);
   }
   return false;
 }
