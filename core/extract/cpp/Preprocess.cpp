@@ -457,8 +457,25 @@ Directives preprocess(const SyntaxTree& file, const HeaderReader* headers) {
 
 namespace impact::cpp {
 
+namespace {
+
+// Whether the text can hold a quoted #include at all: the word `include` with a `"` after it
+// (blanks, line splices or a comment between read as possible). A necessary condition of the
+// lexer's quoted include, checked before lexing: a file without one has no header of the tree.
+bool mayIncludeQuoted(std::string_view text) {
+  for (size_t at = text.find("include"); at != std::string_view::npos; at = text.find("include", at + 7)) {
+    size_t k = at + 7;
+    while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\\' || text[k] == '\r' || text[k] == '\n')) ++k;
+    if (k < text.size() && (text[k] == '"' || text[k] == '/')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool usesHeaderMacros(std::string_view fileText, const HeaderReader& headers) {
   using macro::Tok;
+  if (!mayIncludeQuoted(fileText)) return false;
   std::set<std::string> defined, seen;
   std::vector<std::pair<std::string, std::set<std::string>>> aliases;  // name, the names it is made of
   // The headers the file includes, and theirs: (includer, as written).
