@@ -8,6 +8,7 @@
 #include <regex>
 #include <string>
 
+#include "support/ConvText.h"
 #include "support/FixtureRepo.h"
 #include "support/RealCorpus.h"
 
@@ -43,19 +44,6 @@ inline std::string coverage(const std::string& out) {
   size_t at = out.find("coverage: ");
   return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
 }
-
-// The real conv signature's two loops over literal lists, as they stand in the real file.
-inline constexpr const char* kConvLoops = R"CPP(    for(const auto* name : {"A", "B", "D"})
-    {
-        signature.push_back({"global_buffer", POINTER_BYTES, offset, name});
-        offset += POINTER_BYTES;
-    }
-    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
-    {
-        signature.push_back({"by_value", I32_BYTES, offset, name});
-        offset += I32_BYTES;
-    }
-)CPP";
 
 // The real corpus, with the conv copy's untouched check entry; `rewrite` replaces a part of the
 // real pack's text.

@@ -12,6 +12,7 @@
 
 #include "extract/Extract.h"
 #include "parse/Syntax.h"
+#include "support/ConvText.h"
 #include "support/HeaderTree.h"
 #include "support/RealCorpus.h"
 
@@ -19,6 +20,8 @@ namespace impact {
 namespace {
 
 using testing::HeaderTree;
+using testing::kConvLoops;
+using testing::noLines;
 using testing::kPacks;
 using testing::readReal;
 using testing::extractWith;
@@ -41,34 +44,12 @@ const CppArgList* listOf(const FileFacts& f, CppArgList::Form form, const std::s
   return nullptr;
 }
 
-// An open end's text with its line numbers left out (a rewrite moves lines).
-std::string noLines(std::string s) {
-  for (size_t at = s.find("(line "); at != std::string::npos; at = s.find("(line ", at + 1)) {
-    size_t end = s.find(')', at);
-    if (end != std::string::npos) s.replace(at, end - at + 1, "(line)");
-  }
-  return s;
-}
-
 std::string replaced(std::string s, const std::string& from, const std::string& to) {
   size_t at = s.find(from);
   EXPECT_NE(at, std::string::npos) << "the real file no longer holds:\n" << from;
   if (at != std::string::npos) s.replace(at, from.size(), to);
   return s;
 }
-
-// The real conv signature's two loops over literal lists.
-const char* kConvLoops = R"CPP(    for(const auto* name : {"A", "B", "D"})
-    {
-        signature.push_back({"global_buffer", POINTER_BYTES, offset, name});
-        offset += POINTER_BYTES;
-    }
-    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
-    {
-        signature.push_back({"by_value", I32_BYTES, offset, name});
-        offset += I32_BYTES;
-    }
-)CPP";
 
 // The same six appends as an X-macro kept in a header of the tree, with an include guard.
 const char* kConvHeader = R"CPP(#ifndef CONV_ARGUMENTS_HPP

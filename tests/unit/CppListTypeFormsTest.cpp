@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "extract/Extract.h"
+#include "support/ConvText.h"
 #include "support/HeaderTree.h"
 
 namespace impact {
@@ -18,6 +19,8 @@ namespace {
 
 using testing::extractWith;
 using testing::HeaderTree;
+using testing::kConvLoops;
+using testing::noLines;
 using testing::kPacks;
 using testing::readReal;
 
@@ -42,27 +45,6 @@ const CppArgList* listIn(const FileFacts& f, const std::string& symbol) {
     if (l.form != CppArgList::Form::Launch && l.symbol.find(symbol) != std::string::npos) return &l;
   return nullptr;
 }
-
-std::string noLines(std::string s) {
-  for (size_t at = s.find("(line "); at != std::string::npos; at = s.find("(line ", at + 1)) {
-    size_t end = s.find(')', at);
-    if (end != std::string::npos) s.replace(at, end - at + 1, "(line)");
-  }
-  return s;
-}
-
-// The real conv signature's two loops over literal lists.
-const std::string kConvLoops = R"CPP(    for(const auto* name : {"A", "B", "D"})
-    {
-        signature.push_back({"global_buffer", POINTER_BYTES, offset, name});
-        offset += POINTER_BYTES;
-    }
-    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
-    {
-        signature.push_back({"by_value", I32_BYTES, offset, name});
-        offset += I32_BYTES;
-    }
-)CPP";
 
 const std::string kRows = R"CPP({{"global_buffer", POINTER_BYTES, "A"}, {"global_buffer", POINTER_BYTES, "B"},
                                 {"global_buffer", POINTER_BYTES, "D"}, {"by_value", I32_BYTES, "A_bytes"},
@@ -145,7 +127,7 @@ struct ConvListForms : ::testing::Test {
     std::string s = original;
     size_t at = s.find(kConvLoops);
     EXPECT_NE(at, std::string::npos) << "the real conv pack no longer holds its two loops";
-    if (at != std::string::npos) s.replace(at, kConvLoops.size(), loops);
+    if (at != std::string::npos) s.replace(at, std::string(kConvLoops).size(), loops);
     return s;
   }
 };
