@@ -318,7 +318,13 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
   Revision baseRev = Revision::of(*baseSnap, baseFacts), headRev = Revision::of(*headSnap, headFacts);
   baseRev.derived = baseDerived.get();
   headRev.derived = headDerived.get();
+  // The coverage line (the head's accounting) reads only the head's facts and pairs: it is
+  // counted beside the judgement.
+  Accounting acc;
+  std::thread coverage([&] { acc = account(headFacts, layout, headDerived->pairs, headDerived->unpaired, /*compare=*/false); });
   rep.rows = judge(baseRev, headRev, layout, &rep.notes);
+  coverage.join();
+  rep.coverage = {true, acc.copiesCompared, acc.copiesTotal, acc.buildersRead, acc.buildersTotal};
   if (!targetTip.empty()) {
     absl::Status st = addMergedView(**repo, *headCommit, targetTip, req.head.empty() ? &*headSnap : nullptr,
                                     *baseSnap, baseFacts, layout, cache, rep);
@@ -338,16 +344,18 @@ absl::StatusOr<Report> runReport(const ReportRequest& req, const Layout& default
       rep.notes.insert(rep.notes.end(), notes->begin(), notes->end());
   }
   rep.rollup = rollUp(rep.rows);
-  {
-    Accounting acc = account(headFacts, layout, headDerived->pairs, headDerived->unpaired, /*compare=*/false);
-    rep.coverage = {true, acc.copiesCompared, acc.copiesTotal, acc.buildersRead, acc.buildersTotal};
-  }
   size_t pre = 0;
   for (const auto& r : rep.rows)
     if (r.status == Status::Mismatch && r.preexisting) ++pre;
   if (pre)
     rep.notes.push_back(absl::StrCat(pre, " mismatch", pre == 1 ? " was" : "es were",
                                      " already present at the merge base: reported, not counted as a break"));
+  if (req.keepAlive)
+    for (std::shared_ptr<const void> kept : {std::shared_ptr<const void>(baseDerived), std::shared_ptr<const void>(headDerived),
+                                             std::shared_ptr<const void>(std::make_shared<Snapshot>(std::move(*baseSnap))),
+                                             std::shared_ptr<const void>(std::make_shared<Snapshot>(std::move(*headSnap))),
+                                             std::shared_ptr<const void>(std::shared_ptr<Repository>(std::move(*repo)))})
+      req.keepAlive->push_back(std::move(kept));
   return rep;
 }
 

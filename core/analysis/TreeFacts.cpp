@@ -77,23 +77,33 @@ std::vector<TreeFacts> collectFacts(const std::vector<const Snapshot*>& snaps, c
   for (auto& t : pool) t.join();
   cache.flush();  // what was extracted goes to the disk cache as one pack
 
-  ProducerMemo producerRuns;  // a producer the base and the head read alike runs once
-  producerRuns.diskDir = cache.sideFolder();  // and a warm run runs none
+  std::vector<TreeReader> reads(snaps.size());
+  std::vector<TreeIds> idsOf(snaps.size());
   for (size_t s = 0; s < snaps.size(); ++s) {
     for (size_t i = 0; i < paths[s].size(); ++i)
       out[s].files.emplace_hint(out[s].files.end(), *paths[s][i], std::move(slots[s][i]));
-    TreeReader read = [&](const std::string& p) -> std::optional<std::string> {
-      auto content = snaps[s]->read(p);
+    const Snapshot* snap = snaps[s];
+    reads[s] = [snap](const std::string& p) -> std::optional<std::string> {
+      auto content = snap->read(p);
       if (!content.ok()) return std::nullopt;
       return std::move(*content);
     };
-    TreeIds ids = [&](const std::string& p) {
-      const FileRef* ref = snaps[s]->find(p);
+    idsOf[s] = [snap](const std::string& p) {
+      const FileRef* ref = snap->find(p);
       return ref ? ref->id : std::string();
     };
-    followModules(out[s], read, ids);
-    readProducers(out[s], layout, read, ids, &producerRuns);  // the AOT catalog's producer scripts, run through the tree
-    readLaunchAbi(out[s], read, ids);          // and its engine's packing rules
+  }
+  // Each side's modules followed through its own tree, the sides at once (each reads only its
+  // own facts and snapshot).
+  std::vector<std::thread> sides;
+  for (size_t s = 1; s < snaps.size(); ++s) sides.emplace_back([&, s] { followModules(out[s], reads[s], idsOf[s]); });
+  if (!snaps.empty()) followModules(out[0], reads[0], idsOf[0]);
+  for (auto& t : sides) t.join();
+  ProducerMemo producerRuns;  // a producer the base and the head read alike runs once
+  producerRuns.diskDir = cache.sideFolder();  // and a warm run runs none
+  for (size_t s = 0; s < snaps.size(); ++s) {
+    readProducers(out[s], layout, reads[s], idsOf[s], &producerRuns);  // the AOT catalog's producer scripts, run through the tree
+    readLaunchAbi(out[s], reads[s], idsOf[s]);                      // and its engine's packing rules
   }
   return out;
 }

@@ -66,12 +66,6 @@ bool Layout::mayHoldAnalysed(std::string_view folder) const {
   return related("projects/hipdnn/") || related(".github/") || related(genericTargetTable);
 }
 
-std::string Layout::libraryPath(std::string_view relative) const {
-  std::string r(relative);
-  while (r.starts_with("./")) r.erase(0, 2);
-  return normalizedPath(libraryRoot + "/" + r);
-}
-
 namespace {
 
 // No empty, "." or ".." component (one trailing "/" allowed): normalizing changes nothing. Most
@@ -88,6 +82,15 @@ bool alreadyNormal(std::string_view path) {
 }
 
 }  // namespace
+
+std::string Layout::libraryPath(std::string_view relative) const {
+  while (relative.starts_with("./")) relative.remove_prefix(2);
+  std::string joined;
+  joined.reserve(libraryRoot.size() + 1 + relative.size());
+  joined.append(libraryRoot).append(1, '/').append(relative);
+  if (alreadyNormal(joined)) return joined;  // asked thousands of times per report: one allocation
+  return normalizedPath(joined);
+}
 
 std::string normalizedPath(std::string_view path) {
   // "a/b/../c/./d" -> "a/c/d". A ".." above the first component is kept: such a path names no

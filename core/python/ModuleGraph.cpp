@@ -469,33 +469,41 @@ bool ModuleGraph::adopt(ModuleGraph& previous) {
   return true;
 }
 
-std::set<std::string> ModuleGraph::importClosure(const std::string& path) const {
-  std::set<std::string> seen;
-  std::deque<std::string> todo{path};
+const std::vector<std::string>& ModuleGraph::importEdges(const std::string& path) const {
+  auto [at, fresh] = importEdges_.try_emplace(path);
+  if (!fresh) return at->second;
+  std::vector<std::string>& out = at->second;
+  const PyModuleFacts* m = module(path);
+  if (!m) return out;
   auto addModule = [&](const std::string& dotted) {
     // the packages an import executes, then the module
     auto parts = split(dotted, '.');
     std::string prefix;
     for (const auto& p : parts) {
       prefix += (prefix.empty() ? "" : ".") + p;
-      if (auto it = byName_.find(prefix); it != byName_.end()) todo.push_back(it->second.path);
+      if (auto it = byName_.find(prefix); it != byName_.end()) out.push_back(it->second.path);
     }
   };
+  // a module's own packages run first
+  if (std::string self = moduleName(path); !self.empty()) addModule(self);
+  for (const auto& imp : m->imports) {
+    addModule(absoluteModule(path, imp.module));
+    if (imp.name.empty() || imp.name == "*") continue;
+    Resolution r = importRecord(path, imp, 0);
+    if (r.kind == Resolution::Kind::Def || r.kind == Resolution::Kind::Module) out.push_back(r.ref.path);
+  }
+  return out;
+}
+
+std::set<std::string> ModuleGraph::importClosure(const std::string& path) const {
+  std::set<std::string> seen;
+  std::vector<const std::string*> todo{&path};
   while (!todo.empty()) {
-    std::string cur = todo.front();
-    todo.pop_front();
-    if (!seen.insert(cur).second) continue;
-    const PyModuleFacts* m = module(cur);
-    if (!m) continue;
-    // a module's own packages run first
-    if (std::string self = moduleName(cur); !self.empty()) addModule(self);
-    for (const auto& imp : m->imports) {
-      std::string abs = absoluteModule(cur, imp.module);
-      addModule(abs);
-      if (imp.name.empty() || imp.name == "*") continue;
-      Resolution r = importRecord(cur, imp, 0);
-      if (r.kind == Resolution::Kind::Def || r.kind == Resolution::Kind::Module) todo.push_back(r.ref.path);
-    }
+    const std::string* cur = todo.back();
+    todo.pop_back();
+    if (!seen.insert(*cur).second) continue;
+    for (const std::string& next : importEdges(*cur))
+      if (!seen.count(next)) todo.push_back(&next);
   }
   return seen;
 }

@@ -142,6 +142,11 @@ class ModuleGraph {
   mutable std::set<std::pair<std::string, std::string>> busy_;
   mutable std::optional<std::set<std::string>> shipped_;
   mutable bool anyRoot_ = false;
+  // Each module's direct import edges (its own packages, each import's packages and module, the
+  // module or def's module a `from` import binds), computed on the first closure through it:
+  // closures from hundreds of launch sources cross the same modules.
+  mutable std::map<std::string, std::vector<std::string>> importEdges_;
+  const std::vector<std::string>& importEdges(const std::string& path) const;
 
   Resolution resolveName(const std::string& path, const std::string& fromDef, const std::string& name, int depth) const;
   Resolution resolveModuleLevel(const std::string& path, const std::string& name, int depth) const;

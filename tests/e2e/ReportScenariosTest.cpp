@@ -1,5 +1,6 @@
 // `impact report` end to end: fixture repositories laid out like the monorepo, the real binary.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -250,6 +251,21 @@ TEST(ReportCli, FailOnNeedsDevice) {
   EXPECT_EQ(report(repo).exitCode, 0);
   EXPECT_EQ(report(repo, "--fail-on breaks").exitCode, 0);
   EXPECT_EQ(report(repo, "--fail-on needs-device").exitCode, 1);
+}
+
+// A report that cannot be written (a full disk, here /dev/full) is an error that says so: an
+// empty report read as "nothing to say" by CI must never exit 0.
+TEST(ReportCli, AReportThatCannotBeWrittenExitsThreeAndSaysWhy) {
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "this machine has no /dev/full";
+  M repo;
+  repo.addSlidingWindowToBuilder();
+  repo.commit("sliding window");
+  RunResult r = report(repo, "--no-cache >/dev/full");
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("the report could not be written"), std::string::npos) << r.err;
+  RunResult ok = report(repo, "--no-cache");
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+  EXPECT_EQ(lastLine(ok.out), "Runtime impact: BREAKS") << ok.out;
 }
 
 }  // namespace

@@ -37,15 +37,41 @@ struct NameMatch {
   bool exact = false;
 };
 
+// The copy's named arguments in order, against one builder list's named arguments (all of them,
+// or the unconditional ones only): the same names in the same order.
+bool sameNames(const std::vector<std::string_view>& cn, const std::vector<KernelArg>& args, bool unconditionalOnly) {
+  size_t k = 0;
+  for (const auto& a : args) {
+    if (a.name.empty() || (unconditionalOnly && a.conditional)) continue;
+    if (k == cn.size() || cn[k] != a.name) return false;
+    ++k;
+  }
+  return k == cn.size();
+}
+
 NameMatch nameMatch(const PyBuilder& b, const CppArgList& copy) {
+  // Asked for every candidate builder of every copy: no copy of either list is made.
   NameMatch best;
-  std::vector<std::string> cn = names(copy.args);
-  std::set<std::string> cs(cn.begin(), cn.end());
+  std::vector<std::string_view> cn, cs;
+  for (const auto& a : copy.args)
+    if (!a.name.empty()) cn.push_back(a.name);
+  cs = cn;
+  std::sort(cs.begin(), cs.end());
+  cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
+  std::vector<std::string_view> full;
   for (const auto& abi : b.abis) {
-    std::vector<std::string> full = names(abi.args), unc = names(unconditional(abi.args));
-    if (!cn.empty() && (cn == full || cn == unc)) best.exact = true;
-    size_t common = 0;
-    for (const auto& x : std::set<std::string>(full.begin(), full.end())) common += cs.count(x);
+    if (!cn.empty() && (sameNames(cn, abi.args, false) || sameNames(cn, abi.args, true))) best.exact = true;
+    full.clear();
+    for (const auto& a : abi.args)
+      if (!a.name.empty()) full.push_back(a.name);
+    std::sort(full.begin(), full.end());
+    full.erase(std::unique(full.begin(), full.end()), full.end());
+    size_t common = 0;  // distinct names of the list the copy has
+    for (auto x = full.begin(), y = cs.begin(); x != full.end() && y != cs.end();) {
+      if (*x < *y) ++x;
+      else if (*y < *x) ++y;
+      else ++common, ++x, ++y;
+    }
     best.common = std::max(best.common, common);
   }
   return best;
