@@ -8,6 +8,7 @@
 
 #include "EmitCommand.h"
 #include "cli/CheckCommand.h"
+#include "cli/HugePages.h"
 #include "analysis/Analysis.h"
 #include "cache/DiskCache.h"
 #include "cli/Paths.h"
@@ -148,6 +149,7 @@ int main(int argc, char** argv) {
     std::printf("%s %s\n", impact::kToolName, impact::kToolVersion);
     return 0;
   }
+  impact::cli::heapOnHugePages();  // every command below reads a tree or a file
   if (args[0] == "facts") {
     if (args.size() < 2) return usage("facts needs a FILE");
     std::string as = args.size() >= 4 && args[2] == "--as" ? args[3] : args[1];
