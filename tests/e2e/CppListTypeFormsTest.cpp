@@ -29,32 +29,27 @@ const char* kRows = R"CPP({{"global_buffer", POINTER_BYTES, "A"}, {"global_buffe
         {"by_value", I32_BYTES, "B_bytes"}, {"by_value", I32_BYTES, "D_bytes"}};
 )CPP";
 
+// The real loops with each argument an `Argument{...}` appended by `append`, after `alias`
+// declares Argument as KernelArgument.
+std::string aliasLoops(const std::string& alias, const std::string& append) {
+  return "    " + alias + "\n" + R"CPP(    for(const auto* name : {"A", "B", "D"})
+    {
+        signature.)CPP" + append + R"CPP((Argument{"global_buffer", POINTER_BYTES, offset, name});
+        offset += POINTER_BYTES;
+    }
+    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
+    {
+        signature.)CPP" + append + R"CPP((Argument{"by_value", I32_BYTES, offset, name});
+        offset += I32_BYTES;
+    }
+)CPP";
+}
+
 std::vector<Form> forms() {
   return {
-      {"a using alias of KernelArgument", R"CPP(    using Argument = KernelArgument;
-    for(const auto* name : {"A", "B", "D"})
-    {
-        signature.push_back(Argument{"global_buffer", POINTER_BYTES, offset, name});
-        offset += POINTER_BYTES;
-    }
-    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
-    {
-        signature.push_back(Argument{"by_value", I32_BYTES, offset, name});
-        offset += I32_BYTES;
-    }
-)CPP"},
-      {"a typedef of KernelArgument", R"CPP(    typedef hipdnn_plugin_sdk::ingestor::KernelArgument Argument;
-    for(const auto* name : {"A", "B", "D"})
-    {
-        signature.emplace_back(Argument{"global_buffer", POINTER_BYTES, offset, name});
-        offset += POINTER_BYTES;
-    }
-    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
-    {
-        signature.emplace_back(Argument{"by_value", I32_BYTES, offset, name});
-        offset += I32_BYTES;
-    }
-)CPP"},
+      {"a using alias of KernelArgument", aliasLoops("using Argument = KernelArgument;", "push_back")},
+      {"a typedef of KernelArgument",
+       aliasLoops("typedef hipdnn_plugin_sdk::ingestor::KernelArgument Argument;", "emplace_back")},
       {"a local filled field by field", R"CPP(    for(const auto* name : {"A", "B", "D"})
     {
         KernelArgument argument;

@@ -128,11 +128,10 @@ class EmitAot : public ::testing::Test {
 
 TEST_F(EmitAot, AnIrPreservingRefactorOfTheBuilderFoldsToInert) {
   EmitFixture& repo = *repo_;
-  repo.replace(kBuilder, "    x = b.global_load_f32(a, idx)\n    b.global_store(c, idx, b.fmul(x, factor))\n",
-               "    # load, scale, store\n    loaded = b.global_load_f32(a, idx)\n"
-               "    b.global_store(c, idx, b.fmul(loaded, factor))\n");
-  repo.commit("refactor build_elementwise");
-  RunResult e = repo.emit();
+  RunResult e = repo.emitEdit(kBuilder, "    x = b.global_load_f32(a, idx)\n    b.global_store(c, idx, b.fmul(x, factor))\n",
+                              "    # load, scale, store\n    loaded = b.global_load_f32(a, idx)\n"
+                              "    b.global_store(c, idx, b.fmul(loaded, factor))\n",
+                              "refactor build_elementwise");
   ASSERT_EQ(e.exitCode, 0) << e.err;
   auto doc = repo.doc();
   const auto* fam = repo.family(doc, "rocke/instances/common/elementwise.py");
@@ -169,9 +168,7 @@ TEST_F(EmitAot, AnIrPreservingRefactorOfTheBuilderFoldsToInert) {
 
 TEST_F(EmitAot, ABodyChangeNeedsADeviceRunOnTheFamilysArch) {
   EmitFixture& repo = *repo_;
-  repo.replace(kBuilder, "b.fmul(x, factor)", "b.fadd(x, factor)");
-  repo.commit("add instead of scaling");
-  ASSERT_EQ(repo.emit().exitCode, 0);
+  ASSERT_EQ(repo.emitEdit(kBuilder, "b.fmul(x, factor)", "b.fadd(x, factor)", "add instead of scaling").exitCode, 0);
   RunResult r = repo.report();
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(rowsWith(r.out, {"changed", "kernargs", kBuilder, kFamily + "family.json"}).size(), 2u) << r.out;
@@ -181,9 +178,7 @@ TEST_F(EmitAot, ABodyChangeNeedsADeviceRunOnTheFamilysArch) {
 
 TEST_F(EmitAot, AnArgumentChangeBreaksTheCatalogEntries) {
   EmitFixture& repo = *repo_;
-  repo.replace(kBuilder, "    b.param(\"N\", I32)\n", "    b.param(\"N\", I64)\n");
-  repo.commit("a 64-bit element count");
-  ASSERT_EQ(repo.emit().exitCode, 0);
+  ASSERT_EQ(repo.emitEdit(kBuilder, "    b.param(\"N\", I32)\n", "    b.param(\"N\", I64)\n", "a 64-bit element count").exitCode, 0);
   auto doc = repo.doc();
   const auto* fam = repo.family(doc, "rocke/instances/common/elementwise.py");
   ASSERT_NE(fam, nullptr);
@@ -235,10 +230,9 @@ TEST(EmitAotReal, TheRealRmsnormFamilyThatCannotRunHereIsANamedRow) {
   repo.commit("the real rmsnorm2d family");
   repo.git("checkout -q -B feature");
   const std::string rms = kHkp + "rocke/platform/python/rocke/instances/common/rmsnorm2d.py";
-  repo.replace(rms, "    tid = b.thread_id_x()\n    row = b.block_id_x()\n",
-               "    # thread and row\n    tid, row = b.thread_id_x(), b.block_id_x()\n");
-  repo.commit("refactor build_rmsnorm2d");
-  RunResult e = repo.emit("--no-probe");
+  RunResult e = repo.emitEdit(rms, "    tid = b.thread_id_x()\n    row = b.block_id_x()\n",
+                              "    # thread and row\n    tid, row = b.thread_id_x(), b.block_id_x()\n",
+                              "refactor build_rmsnorm2d", "--no-probe");
   ASSERT_EQ(e.exitCode, 0) << e.err;
   auto doc = repo.doc();
   const auto* fam = repo.family(doc, "rocke/instances/common/rmsnorm2d.py");

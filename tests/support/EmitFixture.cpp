@@ -32,6 +32,13 @@ RunResult EmitFixture::emit(const std::string& extra, const std::string& envPref
              shellQuote(docPath()) + " " + extra);
 }
 
+RunResult EmitFixture::emitEdit(const std::string& path, const std::string& from, const std::string& to,
+                                const std::string& message, const std::string& extra) {
+  replace(path, from, to);
+  commit(message);
+  return emit(extra);
+}
+
 nlohmann::json EmitFixture::doc() const {
   std::ifstream in(docPath());
   std::stringstream ss;

@@ -28,6 +28,10 @@ class EmitFixture : public FixtureRepo {
   std::string docPath() const { return cache_ + "/../emit.json"; }
   // `impact emit --repo . --base main --head feature --cache C --out docPath() <extra>`
   RunResult emit(const std::string& extra = "", const std::string& envPrefix = "");
+  // One edit of the head: `from` replaced with `to` in `path`, committed on feature as `message`,
+  // then emit(extra).
+  RunResult emitEdit(const std::string& path, const std::string& from, const std::string& to,
+                     const std::string& message, const std::string& extra = "");
   nlohmann::json doc() const;
   // `impact report --repo . --base main --head feature --emit docPath() <extra>`
   RunResult report(const std::string& extra = "");

@@ -2,167 +2,25 @@
 
 #include "contracts/CatalogPairing.h"
 #include "contracts/DeclaredSurfaces.h"
-#include "contracts/kernargs/ArgListDiff.h"
 #include "contracts/kernargs/NameKeyedPairing.h"
 #include "contracts/kernargs/PackDeclarations.h"
+#include "contracts/kernargs/PairingBuilders.h"
 
-#include <algorithm>
-#include <cctype>
-#include <tuple>
-#include <map>
 #include <cstring>
-#include <set>
+#include <map>
+#include <tuple>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
-// Pairing each copy with its builder: by name, by file affinity, by declared surface, by catalog.
+// Pairing each copy with its builder: by declaration (a profile's launch_surface entry, a
+// descriptor's or catalog's own, a KDP's or generator config's pack), by argument names, by the
+// file (its other lists, its name). The builders are looked up through PairingBuilders.h.
 
 namespace impact {
 using namespace kernargs_detail;
 
 namespace {
-std::vector<std::string> names(const std::vector<KernelArg>& args) {
-  std::vector<std::string> out;
-  for (const auto& a : args)
-    if (!a.name.empty()) out.push_back(a.name);
-  return out;
-}
-
-// How many of the copy's names the builder's closest list shares; and whether one list
-// (or the list without its conditional arguments) has exactly the copy's names in order.
-struct NameMatch {
-  size_t common = 0;
-  bool exact = false;
-};
-
-// The copy's named arguments in order, against one builder list's named arguments (all of them,
-// or the unconditional ones only): the same names in the same order.
-bool sameNames(const std::vector<std::string_view>& cn, const std::vector<KernelArg>& args, bool unconditionalOnly) {
-  size_t k = 0;
-  for (const auto& a : args) {
-    if (a.name.empty() || (unconditionalOnly && a.conditional)) continue;
-    if (k == cn.size() || cn[k] != a.name) return false;
-    ++k;
-  }
-  return k == cn.size();
-}
-
-NameMatch nameMatch(const PyBuilder& b, const CppArgList& copy) {
-  // Asked for every candidate builder of every copy: no copy of either list is made.
-  NameMatch best;
-  std::vector<std::string_view> cn, cs;
-  for (const auto& a : copy.args)
-    if (!a.name.empty()) cn.push_back(a.name);
-  cs = cn;
-  std::sort(cs.begin(), cs.end());
-  cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
-  std::vector<std::string_view> full;
-  for (const auto& abi : b.abis) {
-    if (!cn.empty() && (sameNames(cn, abi.args, false) || sameNames(cn, abi.args, true))) best.exact = true;
-    full.clear();
-    for (const auto& a : abi.args)
-      if (!a.name.empty()) full.push_back(a.name);
-    std::sort(full.begin(), full.end());
-    full.erase(std::unique(full.begin(), full.end()), full.end());
-    size_t common = 0;  // distinct names of the list the copy has
-    for (auto x = full.begin(), y = cs.begin(); x != full.end() && y != cs.end();) {
-      if (*x < *y) ++x;
-      else if (*y < *x) ++y;
-      else ++common, ++x, ++y;
-    }
-    best.common = std::max(best.common, common);
-  }
-  return best;
-}
-
-bool related(const NameMatch& m, const CppArgList& copy) {
-  size_t own = names(copy.args).size();
-  return m.exact || (m.common >= 2 && 2 * m.common >= own);
-}
-
-// The first builder whose names the copy matches exactly, and the related one sharing the most.
-std::pair<std::optional<BuilderRef>, std::optional<BuilderRef>> bestByNames(const std::vector<BuilderRef>& cands,
-                                                                            const CppArgList& list) {
-  std::optional<BuilderRef> exact, closest;
-  size_t bestCommon = 0;
-  for (const auto& b : cands) {
-    NameMatch nm = nameMatch(*b.builder, list);
-    if (nm.exact && !exact) exact = b;
-    if (related(nm, list) && nm.common > bestCommon) {
-      bestCommon = nm.common;
-      closest = b;
-    }
-  }
-  return {exact, closest};
-}
-
-// Lower-case letters and digits only.
-std::string squash(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// What a builder's module and name look like inside a file name ("attentiondense").
-struct AffinityTokens {
-  std::string module, name;
-};
-
-AffinityTokens affinityTokens(const BuilderRef& b) {
-  auto ms = b.path.rfind('/');
-  std::string module = b.path.substr(ms == std::string::npos ? 0 : ms + 1);
-  if (module.ends_with(".py")) module.resize(module.size() - 3);
-  AffinityTokens t{squash(module), squash(b.builder->name)};
-  if (t.name.rfind("build", 0) == 0) t.name = t.name.substr(5);
-  return t;
-}
-
-std::string squashedFileName(const std::string& path) {
-  auto slash = path.rfind('/');
-  return squash(path.substr(slash == std::string::npos ? 0 : slash + 1));
-}
-
-// Which builders a copy's file (squashed name) is named after: the builder's module or its own
-// name (tokens of 3 characters or more) appears in the file name. The builders' tokens are in a
-// hash map, looked up for every substring of the file name of a token's length (a file name is
-// short, the builders many); the builders' indexes come out in order.
-class AffinityIndex {
- public:
-  explicit AffinityIndex(const std::vector<AffinityTokens>& tokens) {
-    for (size_t i = 0; i < tokens.size(); ++i)
-      for (const std::string* t : {&tokens[i].module, &tokens[i].name}) {
-        if (t->size() < 3) continue;
-        auto& ids = byToken_[*t];
-        if (ids.empty() || ids.back() != i) ids.push_back(i);
-        lengths_.insert(t->size());
-      }
-  }
-  std::vector<size_t> matching(const std::string& file) const {
-    std::vector<size_t> out;
-    for (size_t len : lengths_)
-      for (size_t at = 0; at + len <= file.size(); ++at) {
-        auto it = byToken_.find(absl::string_view(file.data() + at, len));
-        if (it == byToken_.end()) continue;
-        // "op1" must not claim Gfx950Op12Native.cpp: a match ending in a digit may not run into more.
-        size_t end = at + len;
-        if (end < file.size() && std::isdigit(static_cast<unsigned char>(file[end])) &&
-            std::isdigit(static_cast<unsigned char>(file[end - 1])))
-          continue;
-        out.insert(out.end(), it->second.begin(), it->second.end());
-      }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
-
- private:
-  absl::flat_hash_map<std::string, std::vector<size_t>> byToken_;
-  std::set<size_t> lengths_;
-};
-
 std::string formName(CppArgList::Form f) {
   switch (f) {
     case CppArgList::Form::Static: return "static";
@@ -222,15 +80,14 @@ std::map<std::string, std::vector<Declared>> declaredByFile(const TreeFacts& fac
 // closest related), an unnamed list or a launch call with the only one (of several: the only one
 // with a list of the launch's length). `missing` collects builders a declaration names that the
 // tree does not have. True when paired.
-template <class FindBuilder>
-bool pairThroughPack(const std::vector<PackDeclaration>& decls, const FindBuilder& findBuilder, KernargsPair& p,
+bool pairThroughPack(const std::vector<PackDeclaration>& decls, const Builders& builders, KernargsPair& p,
                      std::vector<std::string>& missing) {
   const CppArgList& list = *p.copy.list;
   const bool named = list.named && list.form != CppArgList::Form::Launch;
   for (const PackDeclaration& d : decls) {
     std::vector<BuilderRef> cands;
     for (const auto& [module, name] : d.builders) {
-      if (auto b = findBuilder(module, name)) cands.push_back(*b);
+      if (auto b = builders.find(module, name)) cands.push_back(*b);
       else missing.push_back(absl::StrCat(name, " (named by ", d.pairedBy, ") not found in ", module));
     }
     if (cands.empty()) continue;
@@ -270,53 +127,20 @@ bool pairThroughPack(const std::vector<PackDeclaration>& decls, const FindBuilde
   return false;
 }
 
-}  // namespace
-
-std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout, std::vector<KernargsPair>* unpaired) {
-  // What pairs with nothing is said, never dropped (accounting): `unpaired`, with why.
-  auto leave = [&](KernargsPair&& p, std::string why) {
-    if (!unpaired) return;
-    if (p.note.empty()) p.note = std::move(why);
-    unpaired->push_back(std::move(p));
-  };
-  // Builders by module.
-  std::map<std::string, std::vector<BuilderRef>> byModule;
-  std::vector<BuilderRef> all;
-  for (const auto& [path, f] : facts.files)
-    for (const auto& b : f->builders) {
-      byModule[path].push_back({path, &b});
-      all.push_back({path, &b});
-    }
-  std::vector<AffinityTokens> allTokens;
-  std::vector<std::string> allArchs;
-  allTokens.reserve(all.size());
-  allArchs.reserve(all.size());
-  for (const auto& b : all) allTokens.push_back(affinityTokens(b)), allArchs.push_back(archFromPath(b.path));
-  // The builders a file is named after (AffinityIndex), by the file's path: asked once per file,
-  // not once per list of it.
-  const AffinityIndex affinity(allTokens);
-  std::map<std::string, std::vector<BuilderRef>, std::less<>> affineByFile;
-  auto affineTo = [&](const std::string& path) -> const std::vector<BuilderRef>& {
-    auto [it, fresh] = affineByFile.try_emplace(path);
-    if (fresh)
-      for (size_t i : affinity.matching(squashedFileName(path))) it->second.push_back(all[i]);
-    return it->second;
-  };
-  auto findBuilder = [&](const std::string& module, const std::string& name) -> std::optional<BuilderRef> {
-    auto it = byModule.find(module);
-    if (it == byModule.end()) return std::nullopt;
-    for (const auto& b : it->second)
-      if (b.builder->name == name || b.builder->name.ends_with("." + name)) return b;
-    return std::nullopt;
-  };
-
-  const std::map<std::string, std::vector<Declared>> declared = declaredByFile(facts, layout);
-  // Packs the shipped KDPs and the generator configs name, with the builders they name.
-  const std::map<std::string, std::vector<PackDeclaration>> packDecls = packDeclarations(facts, layout);
-  const ShippedIndex shipped = shippedVariants(facts, layout);
-  // For every surface entry, the builders its python_source names, by the C++ file its cpp_mirror
-  // names (a launch no entry declares pairs with the single builder they name).
+// What the tree declares of its copies' builders, read once per pairing.
+struct Declarations {
+  std::map<std::string, std::vector<Declared>> surfaces;          // by C++ file (declaredByFile)
+  std::map<std::string, std::vector<PackDeclaration>> packs;      // by C++ pack file (PackDeclarations.h)
+  // For every surface entry, the builder its python_source names, by the C++ file its cpp_mirror
+  // names (a launch no entry declares pairs with the single builder they name): (manifest,
+  // "module|symbol").
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> namedWithFile;
+};
+
+Declarations declarationsOf(const TreeFacts& facts, const Layout& layout) {
+  Declarations d;
+  d.surfaces = declaredByFile(facts, layout);
+  d.packs = packDeclarations(facts, layout);
   for (const auto& [path, f] : facts.files) {
     if (!f->manifest) continue;
     const Manifest& m = *f->manifest;
@@ -324,291 +148,383 @@ std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& lay
     if (!m.providerRoot.empty()) l.libraryRoot = m.providerRoot + "/rocke/library";
     for (const auto& s : m.surfaces)
       if (!s.cppPath.empty() && !s.pythonSymbol.empty())
-        namedWithFile[s.cppPath].emplace_back(path, absl::StrCat(l.libraryPath(s.pythonPath), "|", s.pythonSymbol));
+        d.namedWithFile[s.cppPath].emplace_back(path, absl::StrCat(l.libraryPath(s.pythonPath), "|", s.pythonSymbol));
   }
+  return d;
+}
 
-  // The one b.param builder the profile entries naming `file` as their cpp_mirror name (the gfx950
-  // conv profile names the Native for kernelFits, workspaceBytes, score and the builder
-  // build_implicit_gemm_conv for pointer_nonalias and workspace), with the profile; none when
-  // they name none or several.
-  auto profileBuilderOfFile = [&](const std::string& file) -> std::optional<std::pair<BuilderRef, std::string>> {
-    std::map<std::string, std::pair<BuilderRef, std::string>> found;  // by builder key: builder, manifest
-    if (auto it = namedWithFile.find(file); it != namedWithFile.end())
-      for (const auto& [manifest, located] : it->second) {
-        auto bar = located.find('|');
-        auto fb = findBuilder(located.substr(0, bar), located.substr(bar + 1));
-        if (fb && fb->builder->style == PyBuilder::Style::Params) found.emplace(fb->key(), std::pair{*fb, manifest});
-      }
-    if (found.size() != 1) return std::nullopt;
-    return found.begin()->second;
-  };
-  // Pairs `p` with the one builder the profile's entries name for its file. A launch's row says
-  // so in its message (it has no names of its own to pair by).
-  auto pairByProfileFile = [](KernargsPair& p, const std::pair<BuilderRef, std::string>& named) {
-    const auto& [fb, manifest] = named;
-    p.builder = fb;
-    p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
-    p.declaration = manifest;
-    p.note = p.copy.list->form != CppArgList::Form::Launch
-                 ? ""
-                 : absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
-                                ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
-  };
+// A builder the profile's entries name for a file, with the profile (manifest) naming it.
+using ProfileBuilder = std::pair<BuilderRef, std::string>;
 
-  std::vector<KernargsPair> out;
-  std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key its named lists paired with
+// The one b.param builder the profile entries naming `file` as their cpp_mirror name (the gfx950
+// conv profile names the Native for kernelFits, workspaceBytes, score and the builder
+// build_implicit_gemm_conv for pointer_nonalias and workspace), with the profile; none when
+// they name none or several.
+std::optional<ProfileBuilder> profileBuilderOfFile(const Declarations& decls, const Builders& builders,
+                                                   const std::string& file) {
+  std::map<std::string, ProfileBuilder> found;  // by builder key: builder, manifest
+  if (auto it = decls.namedWithFile.find(file); it != decls.namedWithFile.end())
+    for (const auto& [manifest, located] : it->second) {
+      auto bar = located.find('|');
+      auto fb = builders.find(located.substr(0, bar), located.substr(bar + 1));
+      if (fb && fb->builder->style == PyBuilder::Style::Params) found.emplace(fb->key(), std::pair{*fb, manifest});
+    }
+  if (found.size() != 1) return std::nullopt;
+  return found.begin()->second;
+}
+
+// Pairs `p` with the one builder the profile's entries name for its file. A launch's row says
+// so in its message (it has no names of its own to pair by).
+void pairByProfileFile(KernargsPair& p, const ProfileBuilder& named) {
+  const auto& [fb, manifest] = named;
+  p.builder = fb;
+  p.pairedBy = absl::StrCat("profile ", manifest, " launch_surface entries naming this file");
+  p.declaration = manifest;
+  p.note = p.copy.list->form != CppArgList::Form::Launch
+               ? ""
+               : absl::StrCat("paired through ", manifest.substr(manifest.rfind('/') + 1),
+                              ", whose entries name this file and one builder, ", fb.path, ":", fb.builder->name);
+}
+
+// Where the first pass puts a copy.
+struct Placement {
+  enum Kind {
+    Kept,      // a result, by a declaration of its own (not its file's builder for the file's other lists)
+    Paired,    // a result; its builder may be its file's (FilePairings::record)
+    Unpaired,  // pairs with nothing: `why`
+    Pending,   // paired through its file, after every file's lists (pairThroughFiles)
+  } kind;
+  std::string why;
+};
+
+// A name-keyed check of a recipe's launch plan: by the names it accepts, order-free; among
+// the builders its pack's declarations name first.
+Placement pairNameKeyedCheck(const std::vector<PackDeclaration>* packs, const Builders& builders, KernargsPair& p) {
+  std::vector<std::string> missing;  // not said: the names pair it then
+  if (!packs || !pairThroughPack(*packs, builders, p, missing)) {
+    pairNameKeyed(builders.all(), p);
+    p.pairedBy = "argument names (a name-keyed check)";
+  }
+  if (p.builder) return {Placement::Kept, ""};
+  return {Placement::Unpaired,
+          "pairs with no builder: no declaration names this pack, and no builder declares the names it checks"};
+}
+
+// A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
+void pairCatalogEntry(const TreeFacts& facts, const Layout& layout, const std::string& path, KernargsPair& p) {
+  const CppArgList& list = *p.copy.list;
+  std::string note;
+  // Its family's producer builds it: paired with that builder, compared under that spec.
+  if (auto cp = catalogProduced(facts, path, list, note, p.unbuilt)) {
+    p.builder = cp->builder;
+    p.ownBuilder = cp->decided;
+    p.builder->builder = p.ownBuilder.get();
+    p.ownList = cp->copy;
+    p.copy.list = p.ownList.get();
+    p.pairedBy = cp->pairedBy;
+    p.declaration = cp->producer->path;
+    p.note = cp->note;
+    p.unbuilt = cp->unbuilt;
+  } else if (!note.empty()) {
+    p.note = note;
+  } else if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
+    p.builder = cb;
+    std::string writer = catalogWrittenBy(facts, path, list.catalog->symbol);
+    p.pairedBy = absl::StrCat("catalog ", path, " folder and symbol",
+                              writer.empty() ? "" : "; written by generator " + writer);
+    p.declaration = path;
+  } else {
+    p.note = note;
+  }
+}
+
+// A descriptor copy that names its builder pairs with it first. True when that decided it
+// (paired, or a copy without names whose builder is not found: said so); false leaves a named
+// copy to the other declarations and its names.
+bool pairByDescriptorBuilder(const TreeFacts& facts, const Layout& layout, const Builders& builders,
+                             const std::string& path, bool named, KernargsPair& p) {
+  const auto& h = *p.copy.list->builderHint;
+  std::optional<BuilderRef> hb;
+  if (!h.source.empty()) hb = builders.find(layout.libraryPath(h.source), h.builder);
+  if (!hb) {
+    std::string arch = archFromPath(path);
+    for (const auto& b : builders.all())
+      if (b.builder->name == h.builder && (!hb || (!arch.empty() && archFromPath(b.path) == arch))) hb = b;
+  }
+  if (hb) {
+    p.builder = hb;
+    const FileFacts* df = facts.find(path);
+    p.pairedBy = absl::StrCat(df && df->descriptor && df->descriptor->type == "kdp" ? "KDP " : "descriptor ", path,
+                              " kernel_source");
+    p.declaration = path;
+    return true;
+  }
+  if (named) return false;
+  p.note = absl::StrCat("builder ", h.builder, " named by the descriptor not found",
+                        h.source.empty() ? "" : " in " + layout.libraryPath(h.source));
+  return true;
+}
+
+// A copy a profile's launch_surface entry declares.
+void pairDeclared(const Declared& decl, const Builders& builders, bool named, KernargsPair& p) {
+  const CppArgList& list = *p.copy.list;
+  p.declared = true;
+  p.manifest = decl.manifest;
+  p.pairedBy = absl::StrCat("profile ", decl.manifest, " launch_surface ", decl.entry);
+  p.declaration = decl.manifest;
+  auto declaredBuilder = builders.find(decl.module, decl.builder);
+  // A surface naming a SignatureBuilder restatement (`attention_dense_signature`), or a
+  // symbol that is no builder: the copy states the ABI the kernel declares, so it pairs
+  // with the manifest's builder (its `b.param` list) when that one is found.
+  if ((!declaredBuilder || declaredBuilder->builder->style == PyBuilder::Style::SignatureBuilder) &&
+      !decl.manifestBuilder.empty()) {
+    std::optional<BuilderRef> own;
+    for (const std::string& mod : {decl.module, decl.sourceModule})
+      if (!own && !mod.empty()) own = builders.find(mod, decl.manifestBuilder);
+    if (own && own->builder->style == PyBuilder::Style::Params) declaredBuilder = own;
+  }
+  if (!named) {
+    if (declaredBuilder) p.builder = declaredBuilder;
+    else p.note = absl::StrCat("declared builder ", decl.builder, " not found in ", decl.module);
+    return;
+  }
+  // The declared builder first, then the builder whose names match in the surface's
+  // module and the manifest's source module, then the closest related one.
+  std::vector<BuilderRef> cands;
+  if (declaredBuilder) cands.push_back(*declaredBuilder);
+  for (const std::string& mod : {decl.module, decl.sourceModule})
+    if (const auto* ofModule = builders.ofModule(mod))
+      for (const auto& b : *ofModule)
+        if (!declaredBuilder || b.key() != declaredBuilder->key()) cands.push_back(b);
+  auto [exact, closest] = bestByNames(cands, list);
+  if (declaredBuilder && namesRelate(*declaredBuilder->builder, list)) p.builder = declaredBuilder;
+  else if (exact) p.builder = exact;
+  else if (closest) p.builder = closest;
+  else p.note = absl::StrCat("shares too few names with ", decl.builder, " (or any builder of ",
+                             decl.module, ") to compare");
+}
+
+// A named copy no declaration pairs: a file the profile's entries name, with one builder, pairs
+// with that builder when the names relate; else by its argument names. `missing`: the builders a
+// pack declaration names that the tree lacks (said when nothing pairs it).
+Placement pairByNames(const Declarations& decls, Builders& builders, const std::string& path, const FileFacts& f,
+                      const std::vector<std::string>& missing, KernargsPair& p) {
+  const CppArgList& list = *p.copy.list;
+  auto fromProfile = profileBuilderOfFile(decls, builders, path);
+  if (fromProfile && namesRelate(*fromProfile->first.builder, list)) {
+    pairByProfileFile(p, *fromProfile);
+    return {Placement::Paired, ""};
+  }
+  // A Python copy (attention_dense_signature) restates a builder of its own module; else
+  // builders whose module the copy's file is named after come first (many kernels
+  // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
+  std::vector<BuilderRef> affine;
+  bool ownModule = false;
+  if (const auto* own = builders.ofModule(path); own && f.kind == FileKind::Python) {
+    affine = *own;
+    ownModule = true;
+  }
+  if (affine.empty()) affine = builders.affineTo(path);
+  auto [exact, closest] = bestByNames(affine, list);
+  if (!exact && !closest) std::tie(exact, closest) = bestByNames(builders.all(), list);
+  if (exact) {
+    p.builder = exact;
+  } else if (closest) {
+    p.builder = closest;
+    // A Python copy restates its own module's builder: no other builder was in question.
+    if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
+  } else if (!missing.empty()) {
+    p.note = absl::StrJoin(missing, "; ");  // a declaration names a builder the tree lacks
+    return {Placement::Kept, ""};
+  } else {  // not a copy of any known builder
+    return {Placement::Unpaired,
+            "pairs with no builder: no profile, KDP or generator config names this file, and no builder shares its "
+            "argument names"};
+  }
+  p.pairedBy = ownModule ? "argument names (a copy in the builder's own module)" : "argument names";
+  return {Placement::Paired, ""};
+}
+
+// The first pass over one copy, in the order pairing tries the declarations (Kernargs.h's
+// pairedBy): its own kind's (a name-keyed check, a catalog entry, a descriptor copy naming its
+// builder), a profile's launch_surface entry, a KDP's or generator config's pack, its names.
+Placement placeCopy(const TreeFacts& facts, const Layout& layout, Builders& builders, const Declarations& decls,
+                    const std::string& path, const FileFacts& f, KernargsPair& p) {
+  const CppArgList& list = *p.copy.list;
+  const bool named = list.named && list.form != CppArgList::Form::Launch;
+  const auto packIt = decls.packs.find(path);
+  const std::vector<PackDeclaration>* packs = packIt == decls.packs.end() ? nullptr : &packIt->second;
+  if (list.form == CppArgList::Form::NameKeyed) return pairNameKeyedCheck(packs, builders, p);
+  if (list.catalog && !list.builderHint) {
+    pairCatalogEntry(facts, layout, path, p);
+    return {Placement::Kept, ""};
+  }
+  if (list.builderHint && pairByDescriptorBuilder(facts, layout, builders, path, named, p))
+    return {Placement::Kept, ""};
+
+  const Declared* decl = nullptr;
+  if (auto it = decls.surfaces.find(path); it != decls.surfaces.end())
+    for (const auto& d : it->second)
+      if (symbolMatches(d.symbol, list.symbol)) { decl = &d; break; }
+  std::vector<std::string> missing;  // builders a pack declaration names that the tree lacks
+  if (decl) {
+    pairDeclared(*decl, builders, named, p);
+  } else if (packs && pairThroughPack(*packs, builders, p, missing)) {
+    // Paired through a KDP or generator config naming this pack (PackDeclarations.h): the
+    // pack's entry point. Where the profile's entries name this file with one other builder
+    // (the entry point dispatches: gfx950_conv_fwd's build_gfx950_conv_fwd returns
+    // build_implicit_gemm_conv's kernel), that one is the more specific declaration.
+    auto fromProfile = profileBuilderOfFile(decls, builders, path);
+    if (fromProfile && fromProfile->first.key() != p.builder->key() &&
+        (!named || namesRelate(*fromProfile->first.builder, list)))
+      pairByProfileFile(p, *fromProfile);
+  } else if (named) {
+    return pairByNames(decls, builders, path, f, missing, p);
+  } else {
+    if (!missing.empty()) p.note = absl::StrJoin(missing, "; ");
+    return {Placement::Pending, ""};
+  }
+  return {Placement::Paired, ""};
+}
+
+// What the first pass learned of each file: the builder its named lists (or a declared or
+// pack-declared copy) paired with first, and the declaring file of that pairing ("" by names);
+// a copy paired through the file (a pin through its pack's name) depends on it too.
+struct FilePairings {
+  std::map<std::string, std::string> builderOfFile;  // C++ file -> builder key
   std::map<std::string, BuilderRef> builderByKey;
-  // C++ file -> the declaring file of the pairing that set builderOfFile ("" by names): a copy
-  // paired through the file (a pin through its pack's name) depends on it too.
   std::map<std::string, std::string> declarationOfFile;
-  std::vector<KernargsPair> pendingByFileName;
 
-  for (const auto& [path, f] : facts.files) {
-    std::map<std::string, int> ordinals;
-    for (const auto& list : f->lists) {
-      KernargsPair p;
-      std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
-      p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
-      const bool named = list.named && list.form != CppArgList::Form::Launch;
-
-      const auto packIt = packDecls.find(path);
-      std::vector<std::string> missing;  // builders a pack declaration names that the tree lacks
-
-      // A name-keyed check of a recipe's launch plan: by the names it accepts, order-free; among
-      // the builders its pack's declarations name first.
-      if (list.form == CppArgList::Form::NameKeyed) {
-        if (packIt == packDecls.end() || !pairThroughPack(packIt->second, findBuilder, p, missing)) {
-          pairNameKeyed(all, p);
-          p.pairedBy = "argument names (a name-keyed check)";
-        }
-        if (p.builder) out.push_back(std::move(p));
-        else leave(std::move(p), "pairs with no builder: no declaration names this pack, and no builder declares the names it checks");
-        continue;
-      }
-
-      // A real catalog entry names no builder: its folder and symbol do (CatalogPairing).
-      if (list.catalog && !list.builderHint) {
-        std::string note;
-        // Its family's producer builds it: paired with that builder, compared under that spec.
-        if (auto cp = catalogProduced(facts, path, list, note, p.unbuilt)) {
-          p.builder = cp->builder;
-          p.ownBuilder = cp->decided;
-          p.builder->builder = p.ownBuilder.get();
-          p.ownList = cp->copy;
-          p.copy.list = p.ownList.get();
-          p.pairedBy = cp->pairedBy;
-          p.declaration = cp->producer->path;
-          p.note = cp->note;
-          p.unbuilt = cp->unbuilt;
-        } else if (!note.empty()) {
-          p.note = note;
-        } else if (auto cb = catalogBuilder(facts, layout, *list.catalog, note)) {
-          p.builder = cb;
-          std::string writer = catalogWrittenBy(facts, path, list.catalog->symbol);
-          p.pairedBy = absl::StrCat("catalog ", path, " folder and symbol",
-                                    writer.empty() ? "" : "; written by generator " + writer);
-          p.declaration = path;
-        } else {
-          p.note = note;
-        }
-        out.push_back(std::move(p));
-        continue;
-      }
-
-      // A descriptor copy that names its builder pairs with it first.
-      if (list.builderHint) {
-        const auto& h = *list.builderHint;
-        std::optional<BuilderRef> hb;
-        if (!h.source.empty()) hb = findBuilder(layout.libraryPath(h.source), h.builder);
-        if (!hb) {
-          std::string arch = archFromPath(path);
-          for (const auto& b : all)
-            if (b.builder->name == h.builder && (!hb || (!arch.empty() && archFromPath(b.path) == arch))) hb = b;
-        }
-        if (hb) {
-          p.builder = hb;
-          const FileFacts* df = facts.find(path);
-          p.pairedBy = absl::StrCat(df && df->descriptor && df->descriptor->type == "kdp" ? "KDP " : "descriptor ", path,
-                                    " kernel_source");
-          p.declaration = path;
-          out.push_back(std::move(p));
-          continue;
-        }
-        if (!named) {
-          p.note = absl::StrCat("builder ", h.builder, " named by the descriptor not found",
-                                h.source.empty() ? "" : " in " + layout.libraryPath(h.source));
-          out.push_back(std::move(p));
-          continue;
-        }
-      }
-
-      const Declared* decl = nullptr;
-      if (auto it = declared.find(path); it != declared.end())
-        for (const auto& d : it->second)
-          if (symbolMatches(d.symbol, list.symbol)) { decl = &d; break; }
-
-      if (decl) {
-        p.declared = true;
-        p.manifest = decl->manifest;
-        p.pairedBy = absl::StrCat("profile ", decl->manifest, " launch_surface ", decl->entry);
-        p.declaration = decl->manifest;
-        auto declaredBuilder = findBuilder(decl->module, decl->builder);
-        // A surface naming a SignatureBuilder restatement (`attention_dense_signature`), or a
-        // symbol that is no builder: the copy states the ABI the kernel declares, so it pairs
-        // with the manifest's builder (its `b.param` list) when that one is found.
-        if ((!declaredBuilder || declaredBuilder->builder->style == PyBuilder::Style::SignatureBuilder) &&
-            !decl->manifestBuilder.empty()) {
-          std::optional<BuilderRef> own;
-          for (const std::string& mod : {decl->module, decl->sourceModule})
-            if (!own && !mod.empty()) own = findBuilder(mod, decl->manifestBuilder);
-          if (own && own->builder->style == PyBuilder::Style::Params) declaredBuilder = own;
-        }
-        if (!named) {
-          if (declaredBuilder) p.builder = declaredBuilder;
-          else p.note = absl::StrCat("declared builder ", decl->builder, " not found in ", decl->module);
-        } else {
-          // The declared builder first, then the builder whose names match in the surface's
-          // module and the manifest's source module, then the closest related one.
-          std::vector<BuilderRef> cands;
-          if (declaredBuilder) cands.push_back(*declaredBuilder);
-          for (const std::string& mod : {decl->module, decl->sourceModule})
-            if (auto it = byModule.find(mod); it != byModule.end())
-              for (const auto& b : it->second)
-                if (!declaredBuilder || b.key() != declaredBuilder->key()) cands.push_back(b);
-          auto [exact, closest] = bestByNames(cands, list);
-          if (declaredBuilder && related(nameMatch(*declaredBuilder->builder, list), list)) p.builder = declaredBuilder;
-          else if (exact) p.builder = exact;
-          else if (closest) p.builder = closest;
-          else p.note = absl::StrCat("shares too few names with ", decl->builder, " (or any builder of ",
-                                     decl->module, ") to compare");
-        }
-      } else if (packIt != packDecls.end() && pairThroughPack(packIt->second, findBuilder, p, missing)) {
-        // Paired through a KDP or generator config naming this pack (PackDeclarations.h): the
-        // pack's entry point. Where the profile's entries name this file with one other builder
-        // (the entry point dispatches: gfx950_conv_fwd's build_gfx950_conv_fwd returns
-        // build_implicit_gemm_conv's kernel), that one is the more specific declaration.
-        auto fromProfile = profileBuilderOfFile(path);
-        if (fromProfile && fromProfile->first.key() != p.builder->key() &&
-            (!named || related(nameMatch(*fromProfile->first.builder, list), list)))
-          pairByProfileFile(p, *fromProfile);
-      } else if (named) {
-        // A file the profile's entries name, with one builder: that builder, when the names relate.
-        auto fromProfile = profileBuilderOfFile(path);
-        if (fromProfile && related(nameMatch(*fromProfile->first.builder, list), list)) {
-          pairByProfileFile(p, *fromProfile);
-        } else {
-          // A Python copy (attention_dense_signature) restates a builder of its own module; else
-          // builders whose module the copy's file is named after come first (many kernels
-          // share argument names): Gfx950AttentionDenseNative.cpp <-> attention_dense.py.
-          std::vector<BuilderRef> affine;
-          bool ownModule = false;
-          if (auto own = byModule.find(path); own != byModule.end() && f->kind == FileKind::Python) {
-            affine = own->second;
-            ownModule = true;
-          }
-          if (affine.empty()) affine = affineTo(path);
-          auto [exact, closest] = bestByNames(affine, list);
-          if (!exact && !closest) std::tie(exact, closest) = bestByNames(all, list);
-          if (exact) p.builder = exact;
-          else if (closest) {
-            p.builder = closest;
-            // A Python copy restates its own module's builder: no other builder was in question.
-            if (!ownModule) p.note = absl::StrCat("matches no builder; compared with the closest, ", closest->builder->name);
-          } else if (!missing.empty()) {
-            p.note = absl::StrJoin(missing, "; ");  // a declaration names a builder the tree lacks
-            out.push_back(std::move(p));
-            continue;
-          } else {  // not a copy of any known builder
-            leave(std::move(p), "pairs with no builder: no profile, KDP or generator config names this file, and no builder shares its argument names");
-            continue;
-          }
-          p.pairedBy = ownModule ? "argument names (a copy in the builder's own module)" : "argument names";
-        }
-      } else {
-        if (!missing.empty()) p.note = absl::StrJoin(missing, "; ");
-        pendingByFileName.push_back(std::move(p));
-        continue;
-      }
-      if (p.builder && (named || !p.declaration.empty())) {
-        builderOfFile.emplace(path, p.builder->key());
-        builderByKey.emplace(p.builder->key(), *p.builder);
-        declarationOfFile.emplace(path, p.declaration);
-      }
-      if (p.builder && p.declared) {
-        builderOfFile.emplace(path, p.builder->key());
-        builderByKey.emplace(p.builder->key(), *p.builder);
-      }
-      out.push_back(std::move(p));
+  void record(const std::string& path, const KernargsPair& p, bool named) {
+    if (p.builder && (named || !p.declaration.empty())) {
+      builderOfFile.emplace(path, p.builder->key());
+      builderByKey.emplace(p.builder->key(), *p.builder);
+      declarationOfFile.emplace(path, p.declaration);
+    }
+    if (p.builder && p.declared) {
+      builderOfFile.emplace(path, p.builder->key());
+      builderByKey.emplace(p.builder->key(), *p.builder);
     }
   }
+  std::string declarationOf(const std::string& file) const {
+    auto it = declarationOfFile.find(file);
+    return it == declarationOfFile.end() ? "" : it->second;
+  }
+};
 
-  // Unnamed lists and launch calls outside any manifest: pair through the file name
-  // (Test<Name>Signature.cpp <-> <Name>Native.cpp), or with the builder the same file's named
-  // lists paired with.
-  std::map<std::string, std::string> keyByNativeStem;  // "Gfx950FooNative" -> the key of its file's builder
-  std::map<std::string, std::string> fileByNativeStem;
-  for (const auto& [file, key] : builderOfFile)  // the first file wins
-    if (keyByNativeStem.emplace(stem(file), key).second) fileByNativeStem.emplace(stem(file), file);
-  for (auto& p : pendingByFileName) {
+// The builders of the files whose stem is "<Name>Native", by that stem (the first file wins).
+struct NativeStems {
+  std::map<std::string, std::string> keyByStem;  // "Gfx950FooNative" -> the key of its file's builder
+  std::map<std::string, std::string> fileByStem;
+  explicit NativeStems(const FilePairings& files) {
+    for (const auto& [file, key] : files.builderOfFile)
+      if (keyByStem.emplace(stem(file), key).second) fileByStem.emplace(stem(file), file);
+  }
+};
+
+// Test<Name>Signature.cpp (or <Name>Geometry, Matchers, Packs) <-> <Name>Native.cpp: the builder
+// <Name>Native.cpp's lists paired with.
+std::optional<BuilderRef> pairByNativeFileName(const FilePairings& files, const NativeStems& stems, KernargsPair& p) {
+  std::string name = stem(p.copy.path);
+  if (name.starts_with("Test")) name = name.substr(4);
+  for (const char* suffix : {"Signature", "Geometry", "Matchers", "Packs", "Native"})
+    if (name.ends_with(suffix) && name.size() > std::strlen(suffix)) {
+      name = name.substr(0, name.size() - std::strlen(suffix));
+      break;
+    }
+  auto it = stems.keyByStem.find(name + "Native");
+  if (it == stems.keyByStem.end()) return std::nullopt;
+  p.declaration = files.declarationOf(stems.fileByStem.at(name + "Native"));
+  p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
+  p.pairedBy = absl::StrCat("file name convention (", name, "Native.cpp)");
+  return files.builderByKey.at(it->second);
+}
+
+// The second pass: unnamed lists and launch calls outside any manifest pair through their file —
+// a launch with the one builder the profile's entries name for it, else the builder the same
+// file's named lists paired with, else through the file name (<Name>Native.cpp's builder; for a
+// launch, the one builder of a module of its arch the file is named after). Paired ones go to
+// `out`, the others to `unpaired` (with why) unless a declaration named a builder the tree lacks.
+void pairThroughFiles(std::vector<KernargsPair>& pending, const Declarations& decls, const Builders& builders,
+                      const FilePairings& files, std::vector<KernargsPair>& out, std::vector<KernargsPair>* unpaired) {
+  const NativeStems stems(files);
+  for (auto& p : pending) {
+    const bool launch = p.copy.list->form == CppArgList::Form::Launch;
     std::optional<BuilderRef> b;
     // A launch in a file the profile's entries name goes with their one builder first: the
     // declaration says so, the file's other lists only suggest it.
-    if (auto named = p.copy.list->form == CppArgList::Form::Launch ? profileBuilderOfFile(p.copy.path) : std::nullopt) {
+    if (auto named = launch ? profileBuilderOfFile(decls, builders, p.copy.path) : std::nullopt) {
       pairByProfileFile(p, *named);
       b = p.builder;
     }
-    if (auto it = builderOfFile.find(p.copy.path); !b && it != builderOfFile.end()) {
-      b = builderByKey.at(it->second);
+    if (auto it = files.builderOfFile.find(p.copy.path); !b && it != files.builderOfFile.end()) {
+      b = files.builderByKey.at(it->second);
       p.pairedBy = "the builder of the file's other lists";
-      p.declaration = declarationOfFile[p.copy.path];
+      p.declaration = files.declarationOf(p.copy.path);
     }
-    if (!b) {
-      std::string s = stem(p.copy.path);
-      std::string name = s;
-      if (name.starts_with("Test")) name = name.substr(4);
-      for (const char* suffix : {"Signature", "Geometry", "Matchers", "Packs", "Native"})
-        if (name.ends_with(suffix) && name.size() > std::strlen(suffix)) {
-          name = name.substr(0, name.size() - std::strlen(suffix));
-          break;
-        }
-      if (auto it = keyByNativeStem.find(name + "Native"); it != keyByNativeStem.end()) {
-        b = builderByKey.at(it->second);
-        p.declaration = declarationOfFile[fileByNativeStem.at(name + "Native")];
-      }
-      if (b) {
-        p.note = absl::StrCat("paired through the file name with ", name, "Native.cpp");
-        p.pairedBy = absl::StrCat("file name convention (", name, "Native.cpp)");
-      }
-    }
+    if (!b) b = pairByNativeFileName(files, stems, p);
     // A launch call no manifest declares, in a file named after a module of its arch
     // (Gfx942AttentionDenseNative.cpp <-> kernels/gfx942/attention_dense.py): that module's one
     // public b.param builder.
-    if (!b && p.copy.list->form == CppArgList::Form::Launch) {
-      const std::string arch = archFromPath(p.copy.path);
-      std::vector<size_t> hits;
-      for (size_t i : arch.empty() ? std::vector<size_t>{} : affinity.matching(squashedFileName(p.copy.path))) {
-        const PyBuilder& pb = *all[i].builder;
-        if (pb.style != PyBuilder::Style::Params || pb.name.starts_with("_") || pb.name.find('.') != std::string::npos)
-          continue;
-        if (allArchs[i] == arch) hits.push_back(i);
-      }
-      if (hits.size() == 1) {
-        b = all[hits[0]];
+    if (!b && launch) {
+      b = builders.ofArchModule(p.copy.path);
+      if (b) {
         p.note = absl::StrCat("paired through the file name with ", b->path, ":", b->builder->name);
         p.pairedBy = absl::StrCat("file name convention (", b->path, ")");
       }
     }
     if (!b) {
       if (!p.note.empty()) out.push_back(std::move(p));  // a declaration names a builder the tree lacks
-      else
-        leave(std::move(p), absl::StrCat("pairs with no builder: no profile, KDP or generator config names this file, its "
-                                         "file has no list that paired, and no <Name>Native.cpp nor module of its arch "
-                                         "matches its file name"));
+      else if (unpaired) {
+        p.note = "pairs with no builder: no profile, KDP or generator config names this file, its file has no list "
+                 "that paired, and no <Name>Native.cpp nor module of its arch matches its file name";
+        unpaired->push_back(std::move(p));
+      }
       continue;
     }
     p.builder = b;
     out.push_back(std::move(p));
   }
+}
+
+}  // namespace
+
+std::vector<KernargsPair> pairKernargs(const TreeFacts& facts, const Layout& layout, std::vector<KernargsPair>* unpaired) {
+  Builders builders(facts);
+  const Declarations decls = declarationsOf(facts, layout);
+  const ShippedIndex shipped = shippedVariants(facts, layout);
+
+  std::vector<KernargsPair> out, pending;
+  FilePairings files;
+  for (const auto& [path, f] : facts.files) {
+    std::map<std::string, int> ordinals;
+    for (const auto& list : f->lists) {
+      KernargsPair p;
+      std::string base = absl::StrCat(path, "|", formName(list.form), "|", list.symbol, "|", list.variable);
+      p.copy = {path, &list, absl::StrCat(base, "|", ordinals[base]++)};
+      Placement placed = placeCopy(facts, layout, builders, decls, path, *f, p);
+      switch (placed.kind) {
+        case Placement::Paired:
+          files.record(path, p, list.named && list.form != CppArgList::Form::Launch);
+          out.push_back(std::move(p));
+          break;
+        case Placement::Kept:
+          out.push_back(std::move(p));
+          break;
+        case Placement::Unpaired:
+          // What pairs with nothing is said, never dropped (accounting): `unpaired`, with why.
+          if (unpaired) {
+            if (p.note.empty()) p.note = std::move(placed.why);
+            unpaired->push_back(std::move(p));
+          }
+          break;
+        case Placement::Pending:
+          pending.push_back(std::move(p));
+          break;
+      }
+    }
+  }
+  pairThroughFiles(pending, decls, builders, files, out, unpaired);
   // The shipped variants of each pair's builder (they decide conditional arguments, R2.2).
   for (auto& p : out)
     if (p.builder)
