@@ -46,8 +46,17 @@ void fillTo(uintptr_t boundary) {
 
 }  // namespace
 
-void heapOnHugePages() {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define IMPACT_SANITIZED_HEAP 1
+#endif
+#endif
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define IMPACT_SANITIZED_HEAP 1
+#endif
+
+void heapOnHugePages() {
+#if defined(IMPACT_SANITIZED_HEAP)  // the sanitizers own the heap
   return;
 #else
   // Requests up to the growth come from the heap, which is never trimmed back (the process is
