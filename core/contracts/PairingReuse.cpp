@@ -59,13 +59,21 @@ std::optional<std::vector<KernargsPair>> reusePairs(const std::vector<KernargsPa
     if (const FileFacts* a = before.find(p.copy.path); a) {
       const FileFacts* b = now.find(p.copy.path);
       if (!b) return std::nullopt;
-      if (a != b) p.copy.list = &b->lists[p.copy.list - a->lists.data()];
+      if (a != b) {
+        const size_t at = static_cast<size_t>(p.copy.list - a->lists.data());
+        if (a->lists.size() != b->lists.size() || at >= b->lists.size()) return std::nullopt;
+        p.copy.list = &b->lists[at];
+      }
     }
     if (p.builder) {
       const FileFacts* a = before.find(p.builder->path);
       const FileFacts* b = now.find(p.builder->path);
       if (!a || !b) return std::nullopt;
-      if (a != b) p.builder->builder = &b->builders[p.builder->builder - a->builders.data()];
+      if (a != b) {
+        const size_t at = static_cast<size_t>(p.builder->builder - a->builders.data());
+        if (a->builders.size() != b->builders.size() || at >= b->builders.size()) return std::nullopt;
+        p.builder->builder = &b->builders[at];
+      }
     }
   }
   return out;

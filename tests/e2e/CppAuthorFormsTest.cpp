@@ -77,34 +77,11 @@ TEST(CppAuthorForms, AnXMacroItCannotExpandIsANamedRowThatStaysInTheCount) {
   EXPECT_NE(coverage(r.out).find("copies compared 6 of 7"), std::string::npos) << r.out;
 }
 
-// The X-macro kept in a header of the tree beside the pack (issue 36 item 3): read from the
-// snapshot analysed, at each revision; a header change is a change of the copy.
-const char* kConvHeaderText = R"CPP(#ifndef GFX950_CONV_ARGUMENTS_HPP
-#define GFX950_CONV_ARGUMENTS_HPP
-#define CONV_LEADING_ARGUMENTS(X)                \
-    X("global_buffer", POINTER_BYTES, "A")         \
-    X("global_buffer", POINTER_BYTES, "B")         \
-    X("global_buffer", POINTER_BYTES, "D")         \
-    X("by_value", I32_BYTES, "A_bytes")            \
-    X("by_value", I32_BYTES, "B_bytes")            \
-    X("by_value", I32_BYTES, "D_bytes")
-#define CONV_APPEND_ARGUMENT(kind, size, name)     \
-    signature.push_back({kind, size, offset, name}); \
-    offset += size;
-#endif
-)CPP";
-constexpr const char* kConvHeader =
-    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvArguments.hpp";
-
 TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
   IMPACT_REQUIRE_REAL_CORPUS();
   ConvRewrite repo;
   const std::string before = repo.commit("untouched");
-  const std::string include = "#include \"engines/kernel_ingestor_engine/packs/Gfx950ConvFwdGeometry.hpp\"";
-  ASSERT_NE(repo.original.find(include), std::string::npos);
-  repo.original.replace(repo.original.find(include), 0, "#include \"Gfx950ConvArguments.hpp\"\n");
-  repo.rewrite(kConvLoops, "    CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)\n");
-  repo.write(kConvHeader, kConvHeaderText);
+  repo.throughHeaderXMacro();
   const std::string rewritten = repo.commit("conv signature through an X-macro of a header");
   RunResult r = check(repo);
   EXPECT_EQ(copyEntry(r.out, kConvPack, "convFwdKernelSignature"), repo.untouched) << r.out;
@@ -124,12 +101,24 @@ TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
   RunResult hr = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly);
   EXPECT_NE(hr.out.find("Runtime impact: BREAKS"), std::string::npos) << hr.out;
   EXPECT_NE(hr.out.find("B_bytes: copy by_value/8, builder by_value/4"), std::string::npos) << hr.out;
+  // The pack's launch reads nothing of the header: the header's change is no row of it.
+  EXPECT_EQ(hr.out.find("ConvFwdDispatchHandler::launch"), std::string::npos) << hr.out;
   // With the disk cache (the default), the same: the followed facts are not the cached file's.
   RunResult cached = impact("report --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly +
                             " --cache " + shellQuote(repo.dir() + "/.git/impact-cache"));
   EXPECT_NE(cached.out.find("Runtime impact: BREAKS"), std::string::npos) << cached.out;
   repo.replace(kConvHeader, "X(\"by_value\", POINTER_BYTES, \"B_bytes\")", "X(\"by_value\", I32_BYTES, \"B_bytes\")");
-  repo.commit("B_bytes back to 4 bytes");
+  const std::string back = repo.commit("B_bytes back to 4 bytes");
+  // A comment added to the header: the list that reads it is inert, the launch has no row.
+  repo.replace(kConvHeader, "#define GFX950_CONV_ARGUMENTS_HPP\n",
+               "#define GFX950_CONV_ARGUMENTS_HPP\n// The leading arguments of the conv signature.\n");
+  const std::string commented = repo.commit("a comment in the header");
+  RunResult cr = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + back + " --head " + commented);
+  EXPECT_NE(cr.out.find("convFwdKernelSignature signature  a header it is read with changed, not what it reads"),
+            std::string::npos)
+      << cr.out;
+  EXPECT_EQ(cr.out.find("ConvFwdDispatchHandler::launch"), std::string::npos) << cr.out;
+  EXPECT_NE(cr.out.find("Runtime impact: NONE"), std::string::npos) << cr.out;
   // The header gone from the tree: the list is a named row, still counted.
   repo.git("rm -q " + shellQuote(kConvHeader));
   repo.commit("the header removed");
