@@ -21,7 +21,8 @@ std::string pairingSignature(const FileFacts& f) {
     }
   }
   for (const auto& l : f.lists) {
-    absl::StrAppend(&s, "L", static_cast<int>(l.form), "|", l.symbol, "|", l.variable, "|", l.named, "|");
+    absl::StrAppend(&s, "L", static_cast<int>(l.form), "|", l.symbol, "|", l.variable, "|", l.named, "|",
+                    l.openTail.empty(), l.openStart.empty(), "|");
     if (l.builderHint) absl::StrAppend(&s, l.builderHint->source, "|", l.builderHint->builder, "|");
     for (const auto& [k, v] : l.spec) absl::StrAppend(&s, k, "=", v, ";");
     argNames(l.args, s);

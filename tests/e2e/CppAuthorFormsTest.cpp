@@ -200,6 +200,64 @@ TEST(CppAuthorForms, AListComposedOfHelpersIsOneCopy) {
   EXPECT_NE(copyEntry(m.out, kConvPack, "convFwdKernelSignature").find("mismatch"), std::string::npos) << m.out;
 }
 
+// The pointers from a function the pack declares and another file defines (issue 36): the list is
+// open at its start, saying where and why, then the byte counts it appends — never a shorter list
+// read as the whole. `impact check` and `impact report` say the same: no false mismatch, the copy
+// still counted; a real break among the byte counts, after the open start, is still caught.
+const char* kConvUnreadStart = R"CPP(    auto signature = convPointerArguments(POINTER_BYTES);
+    uint32_t offset = 3 * POINTER_BYTES;
+    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
+    {
+        signature.push_back({"by_value", I32_BYTES, offset, name});
+        offset += I32_BYTES;
+    }
+)CPP";
+
+TEST(CppAuthorForms, AListStartingAsAnUnreadFunctionsListIsOpenAtItsStart) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  ConvRewrite repo;
+  const std::string untouched = repo.commit("untouched");
+  const std::string signatureHead = "template <size_t Count>\nstd::vector<KernelArgument> convFwdKernelSignature";
+  ASSERT_NE(repo.original.find(signatureHead), std::string::npos);
+  repo.original.replace(repo.original.find(signatureHead), 0,
+                        "std::vector<KernelArgument> convPointerArguments(uint32_t pointerBytes);\n\n");
+  repo.rewrite(std::string("    std::vector<KernelArgument> signature;\n    uint32_t offset = 0;\n") + kConvLoops,
+               kConvUnreadStart);
+  const std::string rewritten = repo.commit("the pointers from a function of another file");
+  RunResult r = check(repo);
+  const std::string entry = copyEntry(r.out, kConvPack, "convFwdKernelSignature");
+  EXPECT_NE(entry.find("agrees (3 arguments)"), std::string::npos) << r.out;
+  EXPECT_NE(entry.find("not compared: "), std::string::npos) << entry;
+  EXPECT_NE(entry.find("the arguments first in the list (line): whatever "
+                       "convPointerArguments(POINTER_BYTES) returns: a function whose list is not read (not defined in "
+                       "this file)"),
+            std::string::npos)
+      << entry;
+  EXPECT_EQ(coverage(r.out), repo.untouchedCoverage) << r.out;
+  // The report of the rewrite: the copy changed, it is no mismatch.
+  RunResult rep =
+      impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + untouched + " --head " + rewritten);
+  EXPECT_EQ(rep.out.find("mismatch"), std::string::npos) << rep.out;
+  EXPECT_EQ(rep.out.find("BREAKS"), std::string::npos) << rep.out;
+  // The builder's breaks among the arguments read after the open start: check and report agree.
+  const std::vector<std::pair<std::string, std::string>> breaks = {
+      {"B_bytes = b.param(\"B_bytes\", I32)", "B_bytes = b.param(\"B_bytes\", I64)"},
+      {"A_bytes = b.param(\"A_bytes\", I32)\n    B_bytes = b.param(\"B_bytes\", I32)",
+       "B_bytes = b.param(\"B_bytes\", I32)\n    A_bytes = b.param(\"A_bytes\", I32)"},
+  };
+  for (const auto& [from, to] : breaks) {
+    repo.git("checkout -q -f " + rewritten);
+    repo.replace(R::kConvBuilder, from, to);
+    const std::string broken = repo.commit("builder: " + to);
+    RunResult m = check(repo);
+    EXPECT_NE(copyEntry(m.out, kConvPack, "convFwdKernelSignature").find("mismatch"), std::string::npos) << to << "\n"
+                                                                                                         << m.out;
+    RunResult mr =
+        impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + broken);
+    EXPECT_NE(mr.out.find("BREAKS"), std::string::npos) << to << "\n" << mr.out;
+  }
+}
+
 // A real launch statement taken apart: `<callee>.launch(<stream>, <values>...);`.
 struct Launch {
   size_t start = 0, end = 0;  // the statement's line start and the byte after its `;`
