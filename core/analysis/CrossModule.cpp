@@ -93,6 +93,13 @@ std::shared_ptr<const FileFacts> followHeaders(const std::string& path, const Fi
   if (!cpp::usesHeaderMacros(*own, headers)) return nullptr;
   auto tree = SyntaxTree::parse(Lang::Cpp, std::move(*own));
   FileFacts f = extractParsed(path, *tree, &headers);
+  // A list the headers leave as the file alone reads it does not read them: a header's change is
+  // no change of it (the pack's launch beside an X-macro list of a header).
+  for (CppArgList& l : f.lists) {
+    CppArgList alone = l;
+    alone.readThrough.clear();
+    if (std::find(orig.lists.begin(), orig.lists.end(), alone) != orig.lists.end()) l.readThrough.clear();
+  }
   if (f == orig) return nullptr;
   return std::make_shared<FileFacts>(std::move(f));
 }
@@ -196,7 +203,7 @@ std::string contentKey(const std::string& path, const std::optional<std::string>
 
 }  // namespace
 
-void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids) {
+void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids, std::vector<std::string>* changed) {
   std::vector<std::string> paths;
   for (const auto& [path, f] : facts.unfollowed) paths.push_back(path);
   for (const auto& [path, f] : facts.files)
@@ -232,13 +239,15 @@ void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids)
       result = orig->kind == FileKind::Cpp ? followHeaders(path, *orig, recording) : followFile(path, *orig, recording);
       facts.followed[path] = TreeFacts::Followed{orig, std::move(reads), result};
     }
+    auto& slot = fit->second;
+    if (changed && slot != (result ? result : orig)) changed->push_back(path);
     if (!result) {
-      fit->second = orig;
+      slot = orig;
       facts.unfollowed.erase(path);
       continue;
     }
     facts.unfollowed[path] = orig;
-    fit->second = result;
+    slot = result;
   }
 }
 

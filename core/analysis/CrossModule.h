@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/TreeFacts.h"
 
@@ -24,6 +25,9 @@ using TreeIds = std::function<std::string(const std::string& path)>;
 // `facts.unfollowed`, so a later change of the helper is followed again). A file is followed again
 // only when it or a file its following read changed (`facts.followed`, checked by `ids`; without
 // them, by a hash of each file's content).
-void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids = {});
+// `changed`, when given, gets each path whose facts the pass replaced or restored (a file other than
+// the one edited may read differently: a pack whose header was edited).
+void followModules(TreeFacts& facts, const TreeReader& read, const TreeIds& ids = {},
+                   std::vector<std::string>* changed = nullptr);
 
 }  // namespace impact

@@ -91,7 +91,12 @@ void Workspace::refreshHeadFile(const std::string& path) {
     const FileRef* ref = headRef(p);
     return ref ? ref->id : std::string();
   };
-  followModules(headFacts_, read, ids);
+  // Another file its following reads differently (a pack whose header this is) is a change too:
+  // its pairs and rows are made again from its new facts.
+  std::vector<std::string> followedAgain;
+  followModules(headFacts_, read, ids, &followedAgain);
+  for (std::string& p : followedAgain)
+    if (p != path) pendingPaths_.push_back(std::move(p));
   readProducers(headFacts_, layout_, read, ids, &producerRuns_);  // a producer, or a module it reads, may have changed
   readLaunchAbi(headFacts_, read, ids);
 }

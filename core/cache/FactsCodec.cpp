@@ -150,7 +150,7 @@ IMPACT_CODEC(CppArgList::CatalogEntry, arch, family, symbol, opKind, persistent,
 IMPACT_CODEC(NameBinding, name, map, valueType, why, range)
 IMPACT_CODEC(BindingSet, function, variable, range, bindings)
 IMPACT_CODEC(CppArgList, form, symbol, variable, named, range, args, fingerprint, builderHint, spec, catalog, openTail, openBefore,
-             rejects, readThrough)
+             openStart, rejects, readThrough)
 IMPACT_CODEC(SurfaceEntry, name, pythonPath, pythonSymbol, cppPath, cppSymbol, kmdFields, guard, testPath, line,
              pythonProse, proseFiles, proseSymbols, cppMoreSymbols)
 IMPACT_CODEC(KmdField, name, type, defaultValue)

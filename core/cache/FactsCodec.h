@@ -17,7 +17,7 @@
 
 namespace impact {
 
-inline constexpr uint32_t kFactsCodecVersion = 23;  // 23: CppArgList::readThrough (issue 36, a header-only change); 22: a catalog args_signature list's range ends at its closing bracket (21, issue 39), CppArgList::openBefore (issue 36)
+inline constexpr uint32_t kFactsCodecVersion = 24;  // 24: CppArgList::openStart (issue 36, a list initialised from a call whose list is not read); 23: CppArgList::readThrough (issue 36, a header-only change); 22: a catalog args_signature list's range ends at its closing bracket (21, issue 39), CppArgList::openBefore (issue 36)
 
 // The facts without their path (a cache entry is shared by every path with the same content
 // and extraction kind). A flat binary encoding, one field list per struct (FactsCodec.cpp).

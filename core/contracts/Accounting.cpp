@@ -197,11 +197,11 @@ Accounting account(const TreeFacts& facts, const Layout& layout, const std::vect
                     p.pairedBy, ""};
     if (!p.builder) {
       c.detail = notComparedDetail(p.note.empty() ? std::string("pairs with no builder") : p.note);
-    } else if (p.copy.list->args.empty() && !p.copy.list->openTail.empty()) {
+    } else if (p.copy.list->args.empty() && (!p.copy.list->openTail.empty() || !p.copy.list->openStart.empty())) {
       // A copy known from its first argument on only (a macro the extractor could not expand):
       // nothing of it is compared.
       c.builder = absl::StrCat(p.builder->path, ":", p.builder->builder->name);
-      c.detail = "not compared: " + p.copy.list->openTail;
+      c.detail = "not compared: " + (p.copy.list->openStart.empty() ? p.copy.list->openTail : p.copy.list->openStart);
     } else {
       c.builder = absl::StrCat(p.builder->path, ":", p.builder->builder->name);
       AccountedBuilder& b = builders[p.builder->key()];

@@ -21,7 +21,8 @@ std::string pairingSignature(const FileFacts& f) {
     }
   }
   for (const auto& l : f.lists) {
-    absl::StrAppend(&s, "L", static_cast<int>(l.form), "|", l.symbol, "|", l.variable, "|", l.named, "|");
+    absl::StrAppend(&s, "L", static_cast<int>(l.form), "|", l.symbol, "|", l.variable, "|", l.named, "|",
+                    l.openTail.empty(), l.openStart.empty(), "|");
     if (l.builderHint) absl::StrAppend(&s, l.builderHint->source, "|", l.builderHint->builder, "|");
     for (const auto& [k, v] : l.spec) absl::StrAppend(&s, k, "=", v, ";");
     argNames(l.args, s);
@@ -59,13 +60,21 @@ std::optional<std::vector<KernargsPair>> reusePairs(const std::vector<KernargsPa
     if (const FileFacts* a = before.find(p.copy.path); a) {
       const FileFacts* b = now.find(p.copy.path);
       if (!b) return std::nullopt;
-      if (a != b) p.copy.list = &b->lists[p.copy.list - a->lists.data()];
+      if (a != b) {
+        const size_t at = static_cast<size_t>(p.copy.list - a->lists.data());
+        if (a->lists.size() != b->lists.size() || at >= b->lists.size()) return std::nullopt;
+        p.copy.list = &b->lists[at];
+      }
     }
     if (p.builder) {
       const FileFacts* a = before.find(p.builder->path);
       const FileFacts* b = now.find(p.builder->path);
       if (!a || !b) return std::nullopt;
-      if (a != b) p.builder->builder = &b->builders[p.builder->builder - a->builders.data()];
+      if (a != b) {
+        const size_t at = static_cast<size_t>(p.builder->builder - a->builders.data());
+        if (a->builders.size() != b->builders.size() || at >= b->builders.size()) return std::nullopt;
+        p.builder->builder = &b->builders[at];
+      }
     }
   }
   return out;

@@ -125,9 +125,12 @@ class PairRows {
       for (const auto& f : p.shipped->files) declarationTouched = declarationTouched || touched(f);
     bool builderTouched = touched(b.path);
     for (const std::string& m : b.builder->readThrough) builderTouched = builderTouched || touched(m);
-    // A C++ copy read with the tree's headers: a header-only change re-judges it.
+    // A C++ copy read with the tree's headers (at the head or at the base): a header-only change
+    // re-judges it. A list of the same file that reads nothing of them is not touched by them.
     bool copyTouched = touched(p.copy.path);
     for (const std::string& h : p.copy.list->readThrough) copyTouched = copyTouched || touched(h);
+    if (auto it = baseByCopy_.find(p.copy.key); it != baseByCopy_.end())
+      for (const std::string& h : it->second->copy.list->readThrough) copyTouched = copyTouched || touched(h);
     return builderTouched || copyTouched || declarationTouched;
   }
 
@@ -175,7 +178,8 @@ class PairRows {
     bool builderChanged = !baseBuilder || baseBuilder->fingerprint != b.builder->fingerprint;
     bool copyChanged = !bp || bp->copy.list->fingerprint != p.copy.list->fingerprint;
     // Read with the tree's headers: a header's change that changes what the list reads is the copy's.
-    const bool headerOnly = !touched(p.copy.path) && !p.copy.list->readThrough.empty();
+    const bool headerOnly =
+        !touched(p.copy.path) && (!p.copy.list->readThrough.empty() || (bp && !bp->copy.list->readThrough.empty()));
     copyChanged = copyChanged || (bp && headerOnly && bp->copy.list->args != p.copy.list->args);
     std::vector<std::string> moved;
     if (builderChanged) moved.push_back("builder");

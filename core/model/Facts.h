@@ -173,6 +173,10 @@ struct CppArgList {
   // The list is open before its end (a macro or an `#if` arm not read, issue 36 item 3), not at a
   // trailing block that stands for the builder's own open end: only the prefix is compared.
   bool openBefore = false;
+  // The list starts with arguments it cannot read (issue 36: `auto v = tensorArguments();` of a
+  // function whose list is not read, then appended to), and why: `args` are those after them, of
+  // an unknown count before. "" when `args` start the list.
+  std::string openStart;
   // NameKeyed: the message the check fails with for a name it does not accept, by where such a
   // name lands ("pointer", "scalar"): "unknown SDPA scalar argument".
   std::map<std::string, std::string> rejects;

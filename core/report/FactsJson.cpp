@@ -62,6 +62,7 @@ std::string renderFactsJson(const FileFacts& f) {
                        {"variable", l.variable},
                        {"line", l.range.line + 1},
                        {"args", args(l.args)}});
+      if (!l.openStart.empty()) lists.back()["open_start"] = l.openStart;
       if (!l.openTail.empty()) lists.back()["open"] = l.openTail;
     }
   if (!lists.empty()) j["lists"] = lists;

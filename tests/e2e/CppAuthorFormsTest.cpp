@@ -77,34 +77,11 @@ TEST(CppAuthorForms, AnXMacroItCannotExpandIsANamedRowThatStaysInTheCount) {
   EXPECT_NE(coverage(r.out).find("copies compared 6 of 7"), std::string::npos) << r.out;
 }
 
-// The X-macro kept in a header of the tree beside the pack (issue 36 item 3): read from the
-// snapshot analysed, at each revision; a header change is a change of the copy.
-const char* kConvHeaderText = R"CPP(#ifndef GFX950_CONV_ARGUMENTS_HPP
-#define GFX950_CONV_ARGUMENTS_HPP
-#define CONV_LEADING_ARGUMENTS(X)                \
-    X("global_buffer", POINTER_BYTES, "A")         \
-    X("global_buffer", POINTER_BYTES, "B")         \
-    X("global_buffer", POINTER_BYTES, "D")         \
-    X("by_value", I32_BYTES, "A_bytes")            \
-    X("by_value", I32_BYTES, "B_bytes")            \
-    X("by_value", I32_BYTES, "D_bytes")
-#define CONV_APPEND_ARGUMENT(kind, size, name)     \
-    signature.push_back({kind, size, offset, name}); \
-    offset += size;
-#endif
-)CPP";
-constexpr const char* kConvHeader =
-    "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvArguments.hpp";
-
 TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
   IMPACT_REQUIRE_REAL_CORPUS();
   ConvRewrite repo;
   const std::string before = repo.commit("untouched");
-  const std::string include = "#include \"engines/kernel_ingestor_engine/packs/Gfx950ConvFwdGeometry.hpp\"";
-  ASSERT_NE(repo.original.find(include), std::string::npos);
-  repo.original.replace(repo.original.find(include), 0, "#include \"Gfx950ConvArguments.hpp\"\n");
-  repo.rewrite(kConvLoops, "    CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)\n");
-  repo.write(kConvHeader, kConvHeaderText);
+  repo.throughHeaderXMacro();
   const std::string rewritten = repo.commit("conv signature through an X-macro of a header");
   RunResult r = check(repo);
   EXPECT_EQ(copyEntry(r.out, kConvPack, "convFwdKernelSignature"), repo.untouched) << r.out;
@@ -124,12 +101,24 @@ TEST(CppAuthorForms, AnXMacroInAHeaderOfTheTree) {
   RunResult hr = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly);
   EXPECT_NE(hr.out.find("Runtime impact: BREAKS"), std::string::npos) << hr.out;
   EXPECT_NE(hr.out.find("B_bytes: copy by_value/8, builder by_value/4"), std::string::npos) << hr.out;
+  // The pack's launch reads nothing of the header: the header's change is no row of it.
+  EXPECT_EQ(hr.out.find("ConvFwdDispatchHandler::launch"), std::string::npos) << hr.out;
   // With the disk cache (the default), the same: the followed facts are not the cached file's.
   RunResult cached = impact("report --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + headerOnly +
                             " --cache " + shellQuote(repo.dir() + "/.git/impact-cache"));
   EXPECT_NE(cached.out.find("Runtime impact: BREAKS"), std::string::npos) << cached.out;
   repo.replace(kConvHeader, "X(\"by_value\", POINTER_BYTES, \"B_bytes\")", "X(\"by_value\", I32_BYTES, \"B_bytes\")");
-  repo.commit("B_bytes back to 4 bytes");
+  const std::string back = repo.commit("B_bytes back to 4 bytes");
+  // A comment added to the header: the list that reads it is inert, the launch has no row.
+  repo.replace(kConvHeader, "#define GFX950_CONV_ARGUMENTS_HPP\n",
+               "#define GFX950_CONV_ARGUMENTS_HPP\n// The leading arguments of the conv signature.\n");
+  const std::string commented = repo.commit("a comment in the header");
+  RunResult cr = impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + back + " --head " + commented);
+  EXPECT_NE(cr.out.find("convFwdKernelSignature signature  a header it is read with changed, not what it reads"),
+            std::string::npos)
+      << cr.out;
+  EXPECT_EQ(cr.out.find("ConvFwdDispatchHandler::launch"), std::string::npos) << cr.out;
+  EXPECT_NE(cr.out.find("Runtime impact: NONE"), std::string::npos) << cr.out;
   // The header gone from the tree: the list is a named row, still counted.
   repo.git("rm -q " + shellQuote(kConvHeader));
   repo.commit("the header removed");
@@ -209,6 +198,64 @@ TEST(CppAuthorForms, AListComposedOfHelpersIsOneCopy) {
   repo.commit("B_bytes becomes i64");
   RunResult m = check(repo);
   EXPECT_NE(copyEntry(m.out, kConvPack, "convFwdKernelSignature").find("mismatch"), std::string::npos) << m.out;
+}
+
+// The pointers from a function the pack declares and another file defines (issue 36): the list is
+// open at its start, saying where and why, then the byte counts it appends — never a shorter list
+// read as the whole. `impact check` and `impact report` say the same: no false mismatch, the copy
+// still counted; a real break among the byte counts, after the open start, is still caught.
+const char* kConvUnreadStart = R"CPP(    auto signature = convPointerArguments(POINTER_BYTES);
+    uint32_t offset = 3 * POINTER_BYTES;
+    for(const auto* name : {"A_bytes", "B_bytes", "D_bytes"})
+    {
+        signature.push_back({"by_value", I32_BYTES, offset, name});
+        offset += I32_BYTES;
+    }
+)CPP";
+
+TEST(CppAuthorForms, AListStartingAsAnUnreadFunctionsListIsOpenAtItsStart) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  ConvRewrite repo;
+  const std::string untouched = repo.commit("untouched");
+  const std::string signatureHead = "template <size_t Count>\nstd::vector<KernelArgument> convFwdKernelSignature";
+  ASSERT_NE(repo.original.find(signatureHead), std::string::npos);
+  repo.original.replace(repo.original.find(signatureHead), 0,
+                        "std::vector<KernelArgument> convPointerArguments(uint32_t pointerBytes);\n\n");
+  repo.rewrite(std::string("    std::vector<KernelArgument> signature;\n    uint32_t offset = 0;\n") + kConvLoops,
+               kConvUnreadStart);
+  const std::string rewritten = repo.commit("the pointers from a function of another file");
+  RunResult r = check(repo);
+  const std::string entry = copyEntry(r.out, kConvPack, "convFwdKernelSignature");
+  EXPECT_NE(entry.find("agrees (3 arguments)"), std::string::npos) << r.out;
+  EXPECT_NE(entry.find("not compared: "), std::string::npos) << entry;
+  EXPECT_NE(entry.find("the arguments first in the list (line): whatever "
+                       "convPointerArguments(POINTER_BYTES) returns: a function whose list is not read (not defined in "
+                       "this file)"),
+            std::string::npos)
+      << entry;
+  EXPECT_EQ(coverage(r.out), repo.untouchedCoverage) << r.out;
+  // The report of the rewrite: the copy changed, it is no mismatch.
+  RunResult rep =
+      impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + untouched + " --head " + rewritten);
+  EXPECT_EQ(rep.out.find("mismatch"), std::string::npos) << rep.out;
+  EXPECT_EQ(rep.out.find("BREAKS"), std::string::npos) << rep.out;
+  // The builder's breaks among the arguments read after the open start: check and report agree.
+  const std::vector<std::pair<std::string, std::string>> breaks = {
+      {"B_bytes = b.param(\"B_bytes\", I32)", "B_bytes = b.param(\"B_bytes\", I64)"},
+      {"A_bytes = b.param(\"A_bytes\", I32)\n    B_bytes = b.param(\"B_bytes\", I32)",
+       "B_bytes = b.param(\"B_bytes\", I32)\n    A_bytes = b.param(\"A_bytes\", I32)"},
+  };
+  for (const auto& [from, to] : breaks) {
+    repo.git("checkout -q -f " + rewritten);
+    repo.replace(R::kConvBuilder, from, to);
+    const std::string broken = repo.commit("builder: " + to);
+    RunResult m = check(repo);
+    EXPECT_NE(copyEntry(m.out, kConvPack, "convFwdKernelSignature").find("mismatch"), std::string::npos) << to << "\n"
+                                                                                                         << m.out;
+    RunResult mr =
+        impact("report --no-cache --repo " + shellQuote(repo.dir()) + " --base " + rewritten + " --head " + broken);
+    EXPECT_NE(mr.out.find("BREAKS"), std::string::npos) << to << "\n" << mr.out;
+  }
 }
 
 // A real launch statement taken apart: `<callee>.launch(<stream>, <values>...);`.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lsp/LspTestSupport.h"
+#include "support/ConvRewrite.h"
 #include "support/RealCorpus.h"
 
 namespace impact::testing {
@@ -79,6 +80,50 @@ TEST(LspLaunchAndCatalog, AMissingLaunchArgumentLandsOnTheLastArgument) {
   EXPECT_EQ((*err)["range"], range(l, col, l, col + int(arg.size()))) << err->dump();
   EXPECT_NE((*err)["message"].get<std::string>().find("missing extra_flag (by_value/4) at #18"), std::string::npos)
       << err->dump();
+  c.shutdownAndExit();
+  EXPECT_EQ(c.waitExit(), 0);
+}
+
+// The real conv pack reads its list through an X-macro of a header of the tree beside it (issue 36):
+// editing that header in the editor (its buffer, not saved) re-reads the pack from the buffer, and
+// the pack's copy gets its diagnostic; the edit undone, it goes away. The pack's launch, which reads
+// nothing of the header, gets none either way.
+TEST(LspLaunchAndCatalog, EditingAHeaderThePackReadsRejudgesThePack) {
+  IMPACT_REQUIRE_REAL_CORPUS();
+  ConvRewrite repo;
+  repo.throughHeaderXMacro();
+  repo.commit("conv signature through an X-macro of a header");
+  repo.git("branch -f main HEAD");
+  LspClient c;
+  c.initialize(repo.dir(), kTargetMain);
+  const std::string pack = uriIn(repo, kConvPack), header = uriIn(repo, kConvHeader);
+  size_t from = 0;
+  std::string text = repo.read(kConvHeader);
+  c.notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", header}, {"languageId", "cpp"}, {"version", 1}, {"text", text}}}});
+  const std::string was = "X(\"by_value\", I32_BYTES, \"B_bytes\")", now = "X(\"by_value\", POINTER_BYTES, \"B_bytes\")";
+  int l = line0(repo, kConvHeader, was);
+  int col = col0(repo, kConvHeader, l, was);
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", header}, {"version", 2}}},
+            {"contentChanges", {{{"range", range(l, col, l, col + int(was.size()))}, {"text", now}}}}});
+  auto broken = waitDiags(c, pack, &from, [](const Json& d) { return hasSeverity(d, 1); }, 20000ms);
+  ASSERT_TRUE(broken) << c.stderrText() << transcript(c);
+  int errors = 0;
+  for (const auto& d : (*broken)["diagnostics"]) {
+    if (d.value("severity", 0) != 1) continue;
+    ++errors;
+    const std::string msg = d["message"];
+    EXPECT_NE(msg.find("B_bytes: copy by_value/8, builder by_value/4"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("launch call"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(errors, 1) << broken->dump(1);
+  // Undone in the buffer: the pack reads as before, its error gone.
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", header}, {"version", 3}}},
+            {"contentChanges", {{{"range", range(l, col, l, col + int(now.size()))}, {"text", was}}}}});
+  auto fixed = waitDiags(c, pack, &from, [](const Json& d) { return !hasSeverity(d, 1); }, 20000ms);
+  ASSERT_TRUE(fixed) << c.stderrText() << transcript(c);
   c.shutdownAndExit();
   EXPECT_EQ(c.waitExit(), 0);
 }

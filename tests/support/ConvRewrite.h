@@ -65,6 +65,14 @@ struct ConvRewrite : RealCorpusFixture {
     s.replace(at, from.size(), to);
     write(kConvPack, s);
   }
+  // The pack's two loops as the X-macro of a header of the tree beside it (kConvHeaderText).
+  void throughHeaderXMacro() {
+    const std::string include = "#include \"engines/kernel_ingestor_engine/packs/Gfx950ConvFwdGeometry.hpp\"";
+    ASSERT_NE(original.find(include), std::string::npos);
+    original.replace(original.find(include), 0, "#include \"Gfx950ConvArguments.hpp\"\n");
+    rewrite(kConvLoops, "    CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)\n");
+    write(kConvHeader, kConvHeaderText);
+  }
 };
 
 }  // namespace impact::testing

@@ -238,6 +238,89 @@ std::vector<KernelArgument> truncated()
   EXPECT_EQ(f.setAside.size(), 2u);
 }
 
+// A vector that starts as what a call returns whose list is not read, then appended to (issue
+// 36): open at its start, saying where and why, then the appends — never a list shorter than the
+// truth with no open end. The call of a function declared here and defined elsewhere.
+TEST(CppComposedLists, AVectorStartingAsAnUnreadCallsListIsOpenAtItsStart) {
+  const std::string src = R"cpp(#include <hipdnn_plugin_sdk/ingestor/Descriptors.hpp>
+std::vector<KernelArgument> tensorArguments(uint32_t pointerBytes);
+std::vector<KernelArgument> kernelSignature()
+{
+    auto v = tensorArguments(8);
+    v.push_back({"by_value", 4, 16, "scale"});
+    v.emplace_back(KernelArgument{"by_value", 4, 20, "batch"});
+    return v;
+}
+)cpp";
+  FileFacts f = facts(src);
+  ASSERT_EQ(f.lists.size(), 1u);
+  const CppArgList& l = f.lists[0];
+  EXPECT_EQ(l.symbol, "kernelSignature");
+  EXPECT_EQ(names(l), (std::vector<std::string>{"scale", "batch"}));
+  EXPECT_EQ(l.openStart,
+            "the arguments first in the list (line 5): whatever tensorArguments(8) returns: a function whose list is not "
+            "read (not defined in this file)");
+  EXPECT_TRUE(l.openTail.empty()) << l.openTail;
+  EXPECT_EQ(l.args[0].range.line, lineOf(src, "\"scale\""));
+}
+
+// The same with a helper of this file whose body the reader does not follow, a vector typed by
+// its appends alone (`auto` of a call of a header's function), and a loop after it: open at both
+// ends, each said.
+TEST(CppComposedLists, AnUnreadHelpersListThenAnOpenLoopIsOpenAtBothEnds) {
+  const std::string src = R"cpp(#include <hipdnn_plugin_sdk/ingestor/Descriptors.hpp>
+#include "Arguments.hpp"
+std::vector<KernelArgument> pointerArguments() { return loadArguments(kTable); }
+std::vector<KernelArgument> kernelSignature(const std::vector<const char*>& names)
+{
+    auto v = pointerArguments();
+    v.push_back(KernelArgument{"by_value", 4, 16, "scale"});
+    for (const char* name : names)
+        v.push_back(KernelArgument{"by_value", 4, 0, name});
+    return v;
+}
+std::vector<KernelArgument> otherSignature()
+{
+    auto w = headerArguments();
+    w.push_back(KernelArgument{"by_value", 4, 0, "batch"});
+    return w;
+}
+)cpp";
+  FileFacts f = facts(src);
+  ASSERT_EQ(f.lists.size(), 2u);
+  const CppArgList& l = f.lists[0];
+  EXPECT_EQ(names(l), (std::vector<std::string>{"scale"}));
+  EXPECT_NE(l.openStart.find("whatever pointerArguments() returns: a function whose list is not read (its body builds "
+                             "no list the reader follows)"),
+            std::string::npos)
+      << l.openStart;
+  EXPECT_NE(l.openTail.find("the arguments from #2 after those of pointerArguments() on: appended in a loop over 'names'"),
+            std::string::npos)
+      << l.openTail;
+  const CppArgList& w = f.lists[1];
+  EXPECT_EQ(names(w), (std::vector<std::string>{"batch"}));
+  EXPECT_NE(w.openStart.find("whatever headerArguments() returns: a function whose list is not read (not defined in "
+                             "this file)"),
+            std::string::npos)
+      << w.openStart;
+}
+
+// A vector of anything else initialised from a call and appended to is no KernelArgument list.
+TEST(CppComposedLists, AVectorOfOtherElementsFromACallIsNoList) {
+  const std::string src = R"cpp(#include <vector>
+std::vector<int> dims();
+std::vector<int> shape()
+{
+    auto v = dims();
+    v.push_back(4);
+    v.push_back({8});
+    return v;
+}
+)cpp";
+  FileFacts f = facts(src);
+  EXPECT_TRUE(f.lists.empty());
+}
+
 const std::string kTupleLaunch = R"cpp(#include <tuple>
 struct Buf { void* ptr; };
 struct Binding { float scale; int32_t batch; };

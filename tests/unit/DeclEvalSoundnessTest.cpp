@@ -292,6 +292,81 @@ def build_x(spec):
   EXPECT_EQ(list(f), (V{"a", "n", "open: finish_params"}));
 }
 
+// The builder's own last statement gives it to a call whose callee the evaluator cannot know — a
+// method of a parameter it cannot read, a name bound nowhere it reads — with nothing that can
+// declare in that statement: the list opens there (the kernel code after the last declaration is
+// not run, so the call was never met).
+TEST(DeclEvalSoundness, TheBuildersLastStatementHandingItToAnUnknownCallOpensTheList) {
+  auto f = run(R"PY(
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("a", I32)
+    b.param("n", I32)
+    spec.epilogue(b)
+    return b.kernel
+)PY");
+  EXPECT_EQ(list(f), (V{"a", "n", "open: spec.epilogue (a call it cannot follow: spec.epilogue)"}));
+  auto g = run(R"PY(
+from kernels.common.helpers import *
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("a", I32)
+    unknown_helper(b, 4)
+    return b.kernel
+)PY");
+  ASSERT_EQ(list(g).size(), 2u) << list(g).back();
+  EXPECT_EQ(list(g)[0], "a");
+  EXPECT_NE(list(g)[1].find("open: unknown_helper (a call it cannot follow: 'unknown_helper' is never bound)"),
+            std::string::npos)
+      << list(g)[1];
+}
+
+// Kernel code after the last declaration that hands the builder only to what the evaluator knows
+// — the builder's own methods, the module's functions that cannot declare, rocKE's IR library
+// (an object of it bound in the kernel code), builtins — leaves the list closed.
+TEST(DeclEvalSoundness, KernelCodeHandingTheBuilderToKnownCalleesLeavesTheListClosed) {
+  auto f = run(R"PY(
+from rocke.helpers.layouts import TransposeLdsReader
+
+
+def _mfma_row(b, lane, r):
+    return b.add(lane, b.const_i32(r))
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    b.param("a", I32)
+    b.param("n", I32)
+    lane = b.lane_id()
+    reader = TransposeLdsReader(K=32, M=16).bind(b, lane)
+    row = _mfma_row(b, lane, 0)
+    for k in range(4):
+        v = reader.row(b, k_offset=k)
+        print(b, v)
+    return b.kernel
+)PY");
+  EXPECT_EQ(list(f), (V{"a", "n"}));
+  // An object of rocKE's library made differently on two paths (the real tiled builder's
+  // `q_desc`) is still one: its method given the builder in the tail leaves the list closed.
+  auto g = run(R"PY(
+from rocke.helpers.transforms import TensorDescriptor
+
+
+def build_x(spec):
+    b = IRBuilder("x")
+    if spec.wide:
+        desc = TensorDescriptor.naive("Q", lengths=[8])
+    else:
+        desc = TensorDescriptor.naive("Q", lengths=[4])
+    b.param("a", I32)
+    off, _ = desc.offset(b, token=b.const_i32(0))
+    return b.kernel
+)PY");
+  EXPECT_EQ(list(g), (V{"a"}));
+}
+
 // A registry a module-level decorator fills, as the module's import fills it; a module function
 // an opaque decorator replaces is what the decorator returned: called with the IRBuilder, the list
 // opens there.

@@ -152,6 +152,7 @@ namespace {
 // (a launch's trailing pack) is open before the builder's.
 bool agreesThroughOpenEnd(const Comparison& c, const CppArgList& copy) {
   if (!c.abi || c.outcome == Comparison::Outcome::Disagree) return false;
+  if (!copy.openStart.empty()) return true;  // its start is never compared
   if (builderOpen(*c.abi) && !copyOpen(copy)) return copy.args.size() > c.abi->args.size();
   if (copyOpen(copy) && !builderOpen(*c.abi)) return c.abi->args.size() > copy.args.size();
   if (copyOpen(copy) && (c.abi->tailModule.empty() || copy.openBefore))  // both open, the shorter prefix compared (OpenTails.h)
@@ -207,7 +208,7 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
       for (std::string& u : unresolvedLaunchSlots(copy.args)) c.unresolved.push_back(std::move(u));
     // A list known only up to a point (OpenTails.h): the part both state is compared.
     std::vector<KernelArg> bArgs, cArgs;
-    comparedPrefix(abi, copy, bArgs, cArgs);
+    const size_t lead = comparedPrefix(abi, copy, bArgs, cArgs);
     Picked pickedArgs = pickChoices(bArgs, cArgs, copy, shipped);
     const std::vector<std::string>& picked = pickedArgs.notes;
     // a type (or name) a spec picked is compared, no longer "not resolved"
@@ -280,6 +281,13 @@ Comparison compareCopy(const PyBuilder& builder, const CppArgList& copy, const S
         if (uncCloser) adopt(c, unc, &bIdx, &cIdx);
         else adopt(c, full, nullptr, nullptr);
       }
+    }
+    if (lead > 0) {  // `cArgs` led by the builder's own arguments for the copy's open start: copy indices
+      auto toCopy = [lead](int i) { return i < static_cast<int>(lead) ? -1 : i - static_cast<int>(lead); };
+      c.focusCopy = toCopy(c.focusCopy);
+      for (auto& pr : c.pairs) pr.second = toCopy(pr.second);
+      c.pairs.erase(std::remove_if(c.pairs.begin(), c.pairs.end(), [](const auto& pr) { return pr.second < 0; }),
+                    c.pairs.end());
     }
     if (!picked.empty() && !guarded) {
       if (c.outcome == Comparison::Outcome::Disagree) c.message += "; " + absl::StrJoin(picked, "; ");

@@ -102,7 +102,7 @@ bool pairThroughPack(const std::vector<PackDeclaration>& decls, const Builders& 
       chosen = exact ? exact : closest;
     } else if (cands.size() == 1) {
       chosen = cands[0];
-    } else if (list.openTail.empty()) {
+    } else if (list.openTail.empty() && list.openStart.empty()) {
       // Several builders (a multi-launch pack): the one whose list has the launch's length.
       std::vector<const BuilderRef*> sameLength;
       for (const auto& b : cands)

@@ -8,11 +8,33 @@
 namespace impact::kernargs_detail {
 
 bool builderOpen(const PyAbi& abi) { return !abi.tailHelper.empty(); }
-bool copyOpen(const CppArgList& copy) { return !copy.openTail.empty(); }
+bool copyOpen(const CppArgList& copy) { return !copy.openTail.empty() || !copy.openStart.empty(); }
 
-void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c) {
+namespace {
+// A copy open at its start (`auto v = tensorArguments();` not read, then appends): its known
+// arguments end where the builder's known list ends when both are closed, or when both are open at
+// the same trailing block (the builder at another module's helper, the copy not open before its
+// end); the builder's arguments before them stand for the open start (they are its own: they
+// agree), so every position is the builder's. Otherwise nothing is compared.
+size_t alignOpenStart(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c) {
+  const bool bo = builderOpen(abi), co = !copy.openTail.empty();
+  const bool aligned = (!bo && !co) || (bo && co && !abi.tailModule.empty() && !copy.openBefore);
+  if (!aligned) {
+    b.clear();
+    c.clear();
+    return 0;
+  }
+  if (b.size() < c.size()) return 0;  // more known after the open start than the builder has: a difference
+  const size_t k = b.size() - c.size();
+  c.insert(c.begin(), b.begin(), b.begin() + static_cast<long>(k));
+  return k;
+}
+}  // namespace
+
+size_t comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c) {
   b = abi.args;
   c = copy.args;
+  if (!copy.openStart.empty()) return alignOpenStart(abi, copy, b, c);
   bool bo = builderOpen(abi), co = copyOpen(copy);
   // Both open at a helper of another module (not in the tree) given the IRBuilder: the helper's
   // block and the pack are the same trailing block (the conv family's problem arguments), so the
@@ -21,17 +43,18 @@ void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<Kernel
   // `#if` arm not read): whatever that call declares, if anything, is no block the copy's tail is
   // known to stand for; the part both state is compared.
   if (bo && co) {
-    if (!abi.tailModule.empty() && !copy.openBefore) return;
+    if (!abi.tailModule.empty() && !copy.openBefore) return 0;
     size_t n = std::min(b.size(), c.size());
     b.resize(n);
     c.resize(n);
-    return;
+    return 0;
   }
   if (bo && c.size() >= b.size()) {
     c.resize(b.size());
   } else if (co && b.size() >= c.size()) {
     b.resize(c.size());
   }
+  return 0;
 }
 
 std::vector<std::string> notComparedParts(const PyAbi& abi, const CppArgList& copy, int moduleInTree) {
@@ -43,7 +66,8 @@ std::vector<std::string> notComparedParts(const PyAbi& abi, const CppArgList& co
     out.push_back(absl::StrCat("arguments after #", abi.args.size(), " are declared by ", abi.tailHelper, " (",
                                where, ")"));
   }
-  if (copyOpen(copy)) out.push_back(copy.openTail);
+  if (!copy.openStart.empty()) out.push_back(copy.openStart);
+  if (!copy.openTail.empty()) out.push_back(copy.openTail);
   return out;
 }
 

@@ -23,7 +23,11 @@ bool copyOpen(const CppArgList& copy);
 // tails stand for the same trailing block, so the arguments before them must agree in count, kind
 // and size. Both open, the builder at a call it cannot follow (no module named: a kernel callback,
 // a spec's method): the part both state, the shorter known prefix, is compared.
-void comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c);
+// A copy open at its start (CppArgList::openStart): its known arguments are aligned with the end of
+// the builder's known list when both end at the same place (both closed, or both open at the same
+// trailing block), `c` then led by the builder's own arguments standing for the open start; else
+// nothing is compared. Returns how many arguments lead `c` so (copy index = index in `c` − it).
+size_t comparedPrefix(const PyAbi& abi, const CppArgList& copy, std::vector<KernelArg>& b, std::vector<KernelArg>& c);
 
 // What could not be compared, for the row: "arguments after #6 are declared by emit_param_block
 // (kernels/common/_conv_implicit_gemm_common.py, not in the tree)", "the trailing parameter pack

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "extract/cpp/ElementLocals.h"
+#include "extract/cpp/ListStarts.h"
 
 
 namespace impact::cpp {
@@ -28,6 +29,11 @@ struct LambdaShape {
   // `v.insert(v.end(), s.begin(), s.end())` appends: one list read through its helpers.
   const CppArgList* initial = nullptr;
   std::map<std::string, const CppArgList*> sources;
+  // Or starting as what a call returns whose list is not read (`auto v = tensorArguments();`, a
+  // function of another file, or one whose body the reader does not follow): the list is open at
+  // its start, saying why; the appends after it are read (never a list shorter than the truth).
+  std::string openStart;
+  std::string startCall;  // the call's text, for the open ends after it
 };
 
 // Finds the append inside a lambda body and maps kind/size/name to parameters.
@@ -240,8 +246,9 @@ class LambdaCalls {
   }
 
   void openAt(TSNode n, const std::string& why) {
-    if (open_.empty())
-      open_ = absl::StrCat("the arguments from #", out_.size() + 1, " on: ", why, " (line ", rangeOf(n).line + 1, ")");
+    if (!open_.empty()) return;
+    const std::string after = shape_.openStart.empty() ? "" : " after those of " + shape_.startCall;
+    open_ = absl::StrCat("the arguments from #", out_.size() + 1, after, " on: ", why, " (line ", rangeOf(n).line + 1, ")");
   }
 
   // The direct form: `v.push_back({kind, size, offset, name})`, `v.push_back(KernelArgument{...})`,
@@ -423,57 +430,11 @@ std::optional<CppArgList> appendedList(const Ctx& c, const LambdaShape& shape, i
   calls.visit(field(def, "body"), ctx, 0);
   if (l.args.empty() && !calls.appended()) return std::nullopt;
   l.openTail = calls.open();
+  l.openStart = shape.openStart;
   l.fingerprint = codeFingerprint(c.tree, def);
   for (const KernelArg& a : l.args) l.named = l.named || !a.name.empty();
   if (consumed) *consumed = calls.consumed();
   return l;
-}
-
-// A local `std::vector<KernelArgument> v;` (an alias of one, `auto v =
-// std::vector<KernelArgument>{};`) declared without elements (`v;`, `v{}`, `v()`): the vector the
-// direct appends of its function build.
-std::string emptyKernelArgumentVector(const Ctx& c, TSNode decl) {
-  TSNode d = field(decl, "declarator");
-  if (c.types.ofDeclared(decl, d) != KaKind::List) return "";
-  if (is(d, "identifier")) return std::string(c.text(d));
-  if (!is(d, "init_declarator") || !is(field(d, "declarator"), "identifier")) return "";
-  TSNode v = field(d, "value");
-  if (is(v, "compound_literal_expression")) v = field(v, "value");
-  if ((is(v, "initializer_list") || is(v, "argument_list")) && items(v).empty())
-    return std::string(c.text(field(d, "declarator")));
-  return "";
-}
-
-// The list a call of one of the file's functions returns: the one list read in that function
-// (a static list returned, a list built by appends); null when none or several.
-const CppArgList* helperList(const Ctx& c, TSNode call, int f, const std::vector<const CppArgList*>& pool) {
-  if (!is(call, "call_expression")) return nullptr;
-  if (!is(field(call, "function"), "identifier") && !is(field(call, "function"), "qualified_identifier")) return nullptr;
-  const std::string callee = calleeName(c, call);
-  const std::string self = f < 0 ? "" : functionName(c, c.functions[f].node);
-  const CppArgList* found = nullptr;
-  for (const CppArgList* l : pool) {
-    if (l->symbol.empty() || l->symbol == self || lastComponent(l->symbol) != callee) continue;
-    if (found) return nullptr;
-    found = l;
-  }
-  return found;
-}
-
-// The locals of function `f` each initialised by a call of a helper whose list was read
-// (`auto s = scalarArguments(off);`), by name.
-std::map<std::string, const CppArgList*> helperLocals(const Ctx& c, int f, const std::vector<const CppArgList*>& pool) {
-  std::map<std::string, const CppArgList*> out;
-  walk(field(c.functions[f].node, "body"), [&](TSNode n) {
-    if (is(n, "lambda_expression")) return false;
-    if (!is(n, "init_declarator")) return true;
-    if (const CppArgList* l = helperList(c, field(n, "value"), f, pool)) {
-      std::string name = declaredName(c, field(n, "declarator"));
-      if (!name.empty()) out[name] = l;
-    }
-    return false;
-  });
-  return out;
 }
 
 }  // namespace
@@ -515,11 +476,12 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetA
   std::vector<CppArgList> composed;
   std::vector<const CppArgList*> replaced, parts;
   std::vector<std::string> partOf;
+  // A vector starting as what a call returns whose list is not read (`auto v = tensorArguments();`
+  // of another file), then appended to: read with its start open there (LambdaShape::openStart).
   for (size_t f = 0; f < c.functions.size(); ++f) {
     int fi = static_cast<int>(f);
     if (isTestCase(c, c.functions[f].node)) continue;
     auto locals = helperLocals(c, fi, pool);
-    if (locals.empty()) continue;
     walk(field(c.functions[f].node, "body"), [&](TSNode n) {
       if (is(n, "lambda_expression")) return false;
       if (!is(n, "declaration")) return true;
@@ -532,13 +494,20 @@ void extractLambdas(const Ctx& c, std::vector<CppArgList>& out, std::vector<SetA
         shape.vector = declaredName(c, field(d, "declarator"));
         auto it = locals.find(shape.vector);
         shape.initial = it == locals.end() ? nullptr : it->second;
-        if (!shape.initial) return false;
+        TSNode call = initialCall(d);
+        if (!shape.initial && !isNull(call) && !shape.vector.empty() &&
+            holdsKernelArguments(c, n, d, shape.vector, fi)) {
+          shape.startCall = collapse(c.text(call));
+          shape.openStart = absl::StrCat("the arguments first in the list (line ", rangeOf(call).line + 1,
+                                         "): whatever ", shape.startCall, " returns: ", unreadCallWhy(c, call, pool));
+        }
+        if (!shape.initial && shape.openStart.empty()) return false;
         shape.sources.erase(shape.vector);
       }
-      if (shape.vector.empty()) return false;
+      if (shape.vector.empty() || (locals.empty() && shape.openStart.empty())) return false;
       std::set<const CppArgList*> consumed;
       auto l = appendedList(c, shape, fi, c.siteOf(n), &consumed);
-      if (!l || consumed.size() < (shape.initial ? 2u : 1u)) return false;
+      if (!l || (shape.openStart.empty() && consumed.size() < (shape.initial ? 2u : 1u))) return false;
       for (const CppArgList& m : made)
         if (m.symbol == l->symbol && m.variable == l->variable && m.range == l->range) replaced.push_back(&m);
       for (const CppArgList* p : consumed) {

@@ -46,21 +46,19 @@ std::string formatStr(const std::string& fmt, const std::vector<AV>& pos, const 
   return out;
 }
 
+// At least `n` arguments, every one an int.
+bool allInts(const std::vector<AV>& pos, size_t n) {
+  if (pos.size() < n) return false;
+  return std::all_of(pos.begin(), pos.end(), [](const AV& a) { return a.k == K::Int; });
+}
+
 }  // namespace
 
-AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw, TSNode at, DFrame& f, DPath& p,
-                           int d) {
-  bool handled = false;
-  AV lib = library(name, pos, kw, at, f, p, d, &handled);
-  if (handled) return lib;
-  if (name != "isinstance" && name != "getattr" && name != "super")
-    for (AV& a : pos) a = iterated(a, d);  // `list(Arg)`, `enumerate(Arg)`: an enum's members
-  auto ints = [&](size_t n) {
-    if (pos.size() < n) return false;
-    for (const AV& a : pos)
-      if (a.k != K::Int) return false;
-    return true;
-  };
+// The builtins that make one value of their arguments (`typing.get_args`, `typing.cast`,
+// `copy.copy`, `dataclasses.replace`, `partial`, `range`); `*handled` false for any other.
+AV DeclEval::Impl::valueBuiltin(const std::string& name, std::vector<AV>& pos, Kw& kw, TSNode at, DFrame& f,
+                                bool* handled) {
+  *handled = true;
   if (name == "typing.get_args") {  // the values of a `Literal[...]` (a type alias of one included)
     if (pos.size() == 1 && pos[0].isSeq() && pos[0].typeText == "typing.Literal") return AV::seq(K::Tuple, *pos[0].items);
     return unmodelled("typing.get_args of a type it does not read");
@@ -111,7 +109,7 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     return v;
   }
   if (name == "range") {
-    if (!ints(1) || pos.size() > 3) return AV::unknown("a range over " + clip(text(f, at), 60));
+    if (!allInts(pos, 1) || pos.size() > 3) return AV::unknown("a range over " + clip(text(f, at), 60));
     long long lo = pos.size() == 1 ? 0 : pos[0].i, hi = pos.size() == 1 ? pos[0].i : pos[1].i;
     long long st = pos.size() == 3 ? pos[2].i : 1;
     if (st == 0) return AV::unknown("a range with step 0");
@@ -121,22 +119,79 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     for (long long i = 0, v = lo; i < n; ++i, v += st) out.push_back(AV::integer(v));
     return AV::seq(K::List, std::move(out));
   }
-  bool ok = false;
-  std::vector<AV> els = pos.empty() ? std::vector<AV>{} : [&] {
-    const AV& s = pos[0];
-    if (s.isSeq()) return ok = true, *s.items;
-    if (s.k == K::Iter && name != "iter" && name != "next") {  // consumed by what iterates it
-      std::vector<AV> rest = *s.items;
-      s.items->clear();
-      return ok = true, rest;
+  *handled = false;
+  return AV{};
+}
+
+// `sorted(els, key=..., reverse=...)` in Python's order: ints and strings by value, tuples element by
+// element; a pair it cannot order (decided by a value of another kind) leaves the result unknown.
+// False with `out` set when the result is unknown.
+bool DeclEval::Impl::sortIn(std::vector<AV>& els, Kw& kw, TSNode at, DFrame& f, DPath& p, int d, AV& out) {
+  bool orderable = true;
+  std::function<int(const AV&, const AV&)> cmp = [&](const AV& a, const AV& b) -> int {
+    if (a.k == K::Int && b.k == K::Int) return a.i < b.i ? -1 : a.i > b.i;
+    if (a.k == K::Str && b.k == K::Str) return a.s < b.s ? -1 : a.s > b.s;
+    if (a.isSeq() && b.isSeq()) {
+      for (size_t i = 0; i < std::min(a.items->size(), b.items->size()); ++i)
+        if (int c = cmp((*a.items)[i], (*b.items)[i])) return c;
+      return a.items->size() < b.items->size() ? -1 : a.items->size() > b.items->size();
     }
-    if (s.k == K::Dict) {
-      std::vector<AV> keys;
-      for (size_t i = 0; i < s.items->size(); i += 2) keys.push_back((*s.items)[i]);
-      return ok = true, keys;
+    orderable = false;
+    return 0;
+  };
+  if (const AV* key = kwArg(kw, {"key"}); key && key->k != K::None) {  // by the key's value of each
+    std::vector<std::pair<AV, AV>> keyed;
+    for (const AV& el : els) keyed.emplace_back(apply(*key, {el}, {}, at, f, p, d + 1), el);
+    std::stable_sort(keyed.begin(), keyed.end(), [&](auto& a, auto& b) { return cmp(a.first, b.first) < 0; });
+    for (size_t i = 0; i < els.size(); ++i) els[i] = keyed[i].second;
+  } else {
+    std::stable_sort(els.begin(), els.end(), [&](const AV& a, const AV& b) { return cmp(a, b) < 0; });
+  }
+  const AV* rev = kwArg(kw, {"reverse"});
+  if (rev && rev->k != K::Bool && rev->k != K::Int) return out = AV::unknown("sorted in an order not known"), false;
+  if (!orderable) return out = AV::unknown("sorted of values it cannot order"), false;
+  if (rev && rev->i) std::reverse(els.begin(), els.end());
+  return true;
+}
+
+// `namedtuple(name, fields, defaults=...)`: a record class, its field names in order.
+AV DeclEval::Impl::namedtupleOf(std::vector<AV>& pos, Kw& kw) {
+  const AV* fields = pos.size() > 1 ? &pos[1] : kwArg(kw, {"field_names"});
+  std::vector<AV> names;
+  if (fields && fields->k == K::Str) {
+    std::string s = fields->s;
+    for (char& c : s) c = c == ',' ? ' ' : c;
+    for (size_t i = 0; i < s.size();) {
+      size_t j = s.find(' ', i);
+      if (j == std::string::npos) j = s.size();
+      if (j > i) names.push_back(AV::str(s.substr(i, j - i)));
+      i = j + 1;
     }
-    return std::vector<AV>{};
-  }();
+  } else if (fields && fields->isSeq()) {
+    names = *fields->items;
+  } else {
+    return AV::unknown("a namedtuple of fields it cannot read");
+  }
+  AV cls = AV::of(K::Class);
+  cls.s = pos[0].k == K::Str ? pos[0].s : "namedtuple";
+  // `defaults=(...)`: the values of the last fields, kept by name (Class.kw).
+  cls.kw = std::make_shared<Kw>();
+  if (const AV* defs = kwArg(kw, {"defaults"}); defs && defs->k != K::None) {
+    bool known = false;
+    std::vector<AV> dv = elementsOf(*defs, &known);
+    if (!known || dv.size() > names.size()) return AV::unknown("a namedtuple whose defaults it cannot read");
+    for (size_t i = 0; i < dv.size(); ++i)
+      if (names[names.size() - dv.size() + i].k == K::Str) cls.kw->emplace_back(names[names.size() - dv.size() + i].s, dv[i]);
+  }
+  cls.items = std::make_shared<std::vector<AV>>(std::move(names));
+  return cls;
+}
+
+// The builtins over a sequence's elements `els` (`ok`: they are known), and `getattr`,
+// `namedtuple`, `super`, `map`, `dict`; `*handled` false for any other.
+AV DeclEval::Impl::sequenceBuiltin(const std::string& name, std::vector<AV>& pos, Kw& kw, std::vector<AV>& els,
+                                   bool ok, TSNode at, DFrame& f, DPath& p, int d, bool* handled) {
+  *handled = true;
   if (name == "iter" && pos.size() == 1) {  // an iterator over known elements: `next` takes them in turn
     if (pos[0].k == K::Iter) return pos[0];
     bool known = false;
@@ -163,71 +218,15 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     if (!ok) return kwArg(kw, {"key"}) ? unmodelled("sorted by a key of an unknown sequence")
                                        : AV::unknown(name + " of an unknown sequence");
     if (name == "reversed") std::reverse(els.begin(), els.end());
-    if (name == "sorted") {
-      // Python's order: ints and strings by value, tuples element by element; a pair it cannot
-      // order (decided by a value of another kind) leaves the result unknown.
-      bool orderable = true;
-      std::function<int(const AV&, const AV&)> cmp = [&](const AV& a, const AV& b) -> int {
-        if (a.k == K::Int && b.k == K::Int) return a.i < b.i ? -1 : a.i > b.i;
-        if (a.k == K::Str && b.k == K::Str) return a.s < b.s ? -1 : a.s > b.s;
-        if (a.isSeq() && b.isSeq()) {
-          for (size_t i = 0; i < std::min(a.items->size(), b.items->size()); ++i)
-            if (int c = cmp((*a.items)[i], (*b.items)[i])) return c;
-          return a.items->size() < b.items->size() ? -1 : a.items->size() > b.items->size();
-        }
-        orderable = false;
-        return 0;
-      };
-      if (const AV* key = kwArg(kw, {"key"}); key && key->k != K::None) {  // by the key's value of each
-        std::vector<std::pair<AV, AV>> keyed;
-        for (const AV& el : els) keyed.emplace_back(apply(*key, {el}, {}, at, f, p, d + 1), el);
-        std::stable_sort(keyed.begin(), keyed.end(), [&](auto& a, auto& b) { return cmp(a.first, b.first) < 0; });
-        for (size_t i = 0; i < els.size(); ++i) els[i] = keyed[i].second;
-      } else {
-        std::stable_sort(els.begin(), els.end(), [&](const AV& a, const AV& b) { return cmp(a, b) < 0; });
-      }
-      const AV* rev = kwArg(kw, {"reverse"});
-      if (rev && rev->k != K::Bool && rev->k != K::Int) return AV::unknown("sorted in an order not known");
-      if (!orderable) return AV::unknown("sorted of values it cannot order");
-      if (rev && rev->i) std::reverse(els.begin(), els.end());
-    }
+    AV unknown;
+    if (name == "sorted" && !sortIn(els, kw, at, f, p, d, unknown)) return unknown;
     return AV::seq(name == "tuple" ? K::Tuple : K::List, std::move(els));
   }
   if (name == "getattr" && pos.size() >= 2 && pos[1].k == K::Str) {
     AV v = attrOf(pos[0], pos[1].s, at, f, p, d);
     return v.k == K::Unknown && pos.size() > 2 ? pos[2] : v;
   }
-  if (name == "namedtuple" && !pos.empty()) {  // a record class: its field names
-    const AV* fields = pos.size() > 1 ? &pos[1] : kwArg(kw, {"field_names"});
-    std::vector<AV> names;
-    if (fields && fields->k == K::Str) {
-      std::string s = fields->s;
-      for (char& c : s) c = c == ',' ? ' ' : c;
-      for (size_t i = 0; i < s.size();) {
-        size_t j = s.find(' ', i);
-        if (j == std::string::npos) j = s.size();
-        if (j > i) names.push_back(AV::str(s.substr(i, j - i)));
-        i = j + 1;
-      }
-    } else if (fields && fields->isSeq()) {
-      names = *fields->items;
-    } else {
-      return AV::unknown("a namedtuple of fields it cannot read");
-    }
-    AV cls = AV::of(K::Class);
-    cls.s = pos[0].k == K::Str ? pos[0].s : "namedtuple";
-    // `defaults=(...)`: the values of the last fields, kept by name (Class.kw).
-    cls.kw = std::make_shared<Kw>();
-    if (const AV* defs = kwArg(kw, {"defaults"}); defs && defs->k != K::None) {
-      bool known = false;
-      std::vector<AV> dv = elementsOf(*defs, &known);
-      if (!known || dv.size() > names.size()) return AV::unknown("a namedtuple whose defaults it cannot read");
-      for (size_t i = 0; i < dv.size(); ++i)
-        if (names[names.size() - dv.size() + i].k == K::Str) cls.kw->emplace_back(names[names.size() - dv.size() + i].s, dv[i]);
-    }
-    cls.items = std::make_shared<std::vector<AV>>(std::move(names));
-    return cls;
-  }
+  if (name == "namedtuple" && !pos.empty()) return namedtupleOf(pos, kw);  // a record class: its field names
   if (name == "super" && pos.empty()) return superOf(f);
   if (name == "map" && pos.size() == 2) {  // read whole, as `list(map(...))` consumes it
     bool known = false;
@@ -271,12 +270,43 @@ AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw
     for (auto& [k, v] : kw) kv.push_back(AV::str(k)), kv.push_back(v);
     return AV::seq(K::Dict, std::move(kv));
   }
+  *handled = false;
+  return AV{};
+}
+
+AV DeclEval::Impl::builtin(const std::string& name, std::vector<AV>& pos, Kw& kw, TSNode at, DFrame& f, DPath& p,
+                           int d) {
+  bool handled = false;
+  AV lib = library(name, pos, kw, at, f, p, d, &handled);
+  if (handled) return lib;
+  if (name != "isinstance" && name != "getattr" && name != "super")
+    for (AV& a : pos) a = iterated(a, d);  // `list(Arg)`, `enumerate(Arg)`: an enum's members
+  AV r = valueBuiltin(name, pos, kw, at, f, &handled);
+  if (handled) return r;
+  bool ok = false;
+  std::vector<AV> els = pos.empty() ? std::vector<AV>{} : [&] {
+    const AV& s = pos[0];
+    if (s.isSeq()) return ok = true, *s.items;
+    if (s.k == K::Iter && name != "iter" && name != "next") {  // consumed by what iterates it
+      std::vector<AV> rest = *s.items;
+      s.items->clear();
+      return ok = true, rest;
+    }
+    if (s.k == K::Dict) {
+      std::vector<AV> keys;
+      for (size_t i = 0; i < s.items->size(); i += 2) keys.push_back((*s.items)[i]);
+      return ok = true, keys;
+    }
+    return std::vector<AV>{};
+  }();
+  r = sequenceBuiltin(name, pos, kw, els, ok, at, f, p, d, &handled);
+  if (handled) return r;
   if (name == "str" && pos.size() == 1) {
     if (pos[0].k == K::Str) return pos[0];
     if (pos[0].k == K::Int) return AV::str(std::to_string(pos[0].i));
   }
   if (name == "int" && pos.size() == 1 && pos[0].k == K::Int) return pos[0];
-  if ((name == "min" || name == "max") && ints(1)) {
+  if ((name == "min" || name == "max") && allInts(pos, 1)) {
     long long v = pos[0].i;
     for (const AV& a : pos) v = name == "min" ? std::min(v, a.i) : std::max(v, a.i);
     return AV::integer(v);

@@ -194,6 +194,12 @@ struct DeclEval::Impl {
   // can are not run: they emit code, and no list changes there (the cost of a builder is then its
   // declarations, not its kernel).
   bool relevant(TSNode st, DFrame& f);
+  // The statements of a builder's tail that are not run (sts[from..]): a call in them given a local
+  // that reaches the IRBuilder, whose callee is a value the evaluator does not know (a method of a
+  // parameter it cannot read: `spec.epilogue(b)`; a name bound nowhere it reads), opens the list
+  // there as running it would (DeclEvalReach.cpp). Locals the tail binds are not known: their
+  // calls are kernel code the tail would have to run to judge.
+  void tailHandsOff(const std::vector<TSNode>& sts, size_t from, DFrame& f, DPath& p);
 
   void step();
   bool returnsImported(ModIndex& m, const std::string& fn);
@@ -236,6 +242,11 @@ struct DeclEval::Impl {
   // DeclEvalStatements.cpp
   DFlow block(TSNode body, DFrame& f, DPath& p, int d);
   DFlow statement(TSNode s, DFrame& f, DPath& p, int d);
+  // The statement kinds `statement` hands on (DeclEvalStatements.cpp).
+  DFlow expressionStatement(TSNode s, DFrame& f, DPath& p, int d);
+  DFlow whileStatement(TSNode s, DFrame& f, DPath& p, int d);
+  DFlow tryOrWith(TSNode s, DFrame& f, DPath& p, int d);
+  DFlow definition(TSNode s, DFrame& f, DPath& p, int d);
   DFlow ifStatement(TSNode s, DFrame& f, DPath& p, int d);
   DFlow matchStatement(TSNode s, DFrame& f, DPath& p, int d);
   // An if/elif/else chain: each arm's condition (`condOf` of its node, else the node evaluated),
@@ -256,6 +267,13 @@ struct DeclEval::Impl {
            DPath& p, int d);
   AV invoke(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
             DPath& p, int d);
+  AV valueBuiltin(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw,
+                  TSNode at, DFrame& f, bool* handled);
+  AV sequenceBuiltin(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw,
+                     std::vector<AV>& els, bool ok, TSNode at, DFrame& f, DPath& p, int d, bool* handled);
+  bool sortIn(std::vector<AV>& els, std::vector<std::pair<std::string, AV>>& kw, TSNode at, DFrame& f, DPath& p, int d,
+              AV& out);
+  AV namedtupleOf(std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw);
   AV builtin(const std::string& name, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, TSNode at,
              DFrame& f, DPath& p, int d);
   AV method(const AV& m, std::vector<AV>& pos, std::vector<std::pair<std::string, AV>>& kw, DFrame& f, DPath& p);

@@ -168,6 +168,109 @@ void DeclEval::Impl::cannotFollow(int r, const std::string& what, TSNode at, DFr
   if (r >= 1) openAt(what, at, f, p);
 }
 
+namespace {
+
+// The names a statement binds (assignment and `for` targets, comprehension variables, `with … as`,
+// `except … as`, walrus, nested defs and classes, imports), into `out`.
+void boundNames(const SyntaxTree& t, TSNode n, std::set<std::string>& out) {
+  auto targets = [&](TSNode target) {
+    if (ts_node_is_null(target)) return;
+    if (is(target, "identifier")) out.insert(std::string(t.text(target)));
+    walk(target, [&](TSNode x) {
+      if (is(x, "attribute") || is(x, "subscript")) return false;  // `o.x = …`, `a[i] = …` bind no name
+      if (is(x, "identifier")) out.insert(std::string(t.text(x)));
+      return true;
+    });
+  };
+  walk(n, [&](TSNode x) {
+    std::string_view ty = type(x);
+    if (ty == "assignment" || ty == "augmented_assignment" || ty == "for_statement" || ty == "for_in_clause") {
+      targets(field(x, "left"));
+    } else if (ty == "named_expression") {
+      targets(field(x, "name"));
+    } else if (ty == "as_pattern") {
+      targets(field(x, "alias"));
+    } else if (ty == "function_definition" || ty == "class_definition") {
+      targets(field(x, "name"));
+      return false;
+    } else if (ty == "import_statement" || ty == "import_from_statement") {
+      walk(x, [&](TSNode y) {
+        if (is(y, "identifier")) out.insert(std::string(t.text(y)));
+        return true;
+      });
+      return false;
+    } else if (ty == "lambda") {
+      return false;
+    }
+    return true;
+  });
+}
+
+// The leftmost name of a callee (`spec` of `spec.hooks.epilogue`, `make` of `make(x).run`).
+TSNode rootName(TSNode callee) {
+  for (TSNode n = callee; !ts_node_is_null(n);) {
+    if (is(n, "identifier")) return n;
+    if (is(n, "attribute")) n = field(n, "object");
+    else if (is(n, "call")) n = field(n, "function");
+    else if (is(n, "subscript")) n = field(n, "value");
+    else if (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
+    else break;
+  }
+  return TSNode{};
+}
+
+}  // namespace
+
+void DeclEval::Impl::tailHandsOff(const std::vector<TSNode>& sts, size_t from, DFrame& f, DPath& p) {
+  if (moduleLevel || !p.tailHelper.empty() || from >= sts.size()) return;
+  // The frame's locals that reach the IRBuilder, as the tail starts (usually `b` alone).
+  std::set<std::string> reaching;
+  for (const auto& [n, v] : f.env.map())
+    if (!v.selfInClosure && reach(v) >= 1) reaching.insert(n);
+  if (reaching.empty()) return;
+  const SyntaxTree& t = *f.mod->t;
+  std::set<std::string> bound;  // what the tail binds: not known, as it is not run
+  for (size_t i = from; i < sts.size(); ++i) boundNames(t, sts[i], bound);
+  for (const std::string& n : bound) reaching.erase(n);
+  if (reaching.empty()) return;
+  for (size_t i = from; i < sts.size() && p.tailHelper.empty(); ++i) {
+    walk(sts[i], [&](TSNode n) {
+      if (!p.tailHelper.empty() || is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))
+        return false;
+      if (!is(n, "call")) return true;
+      bool given = false;  // an argument names a local reaching the builder
+      walk(field(n, "arguments"), [&](TSNode a) {
+        if (given || is(a, "lambda")) return false;
+        if (is(a, "keyword_argument")) {
+          walk(field(a, "value"), [&](TSNode v) {
+            given = given || (is(v, "identifier") && reaching.count(std::string(t.text(v))));
+            return !given;
+          });
+          return false;
+        }
+        given = given || (is(a, "identifier") && reaching.count(std::string(t.text(a))));
+        return !given;
+      });
+      if (!given) return true;
+      TSNode root = rootName(field(n, "function"));
+      if (ts_node_is_null(root)) return true;
+      const std::string name(t.text(root));
+      if (bound.count(name)) return true;  // a local of the kernel code: not known without running it
+      AV rv = lookup(name, f, p, 0);
+      if (rv.lib || (rv.k != K::Unknown && rv.k != K::Sym)) return true;  // a callee it knows: read as such
+      if (rv.k == K::Sym && ts_node_eq(root, field(n, "function")) && entryParams.count(name))
+        return true;  // the entry's hook, called with nothing declared after it
+      int r = 0;
+      for (const auto& rn : reaching)
+        if (auto it = f.env.find(rn); it != f.env.end()) r = std::max(r, reach(it->second));
+      // A symbolic root (a parameter it cannot read) names the callee as the run would (`spec.epilogue`).
+      const std::string why = rv.k == K::Sym ? calleeText(n, f) : rv.s.empty() ? "not known" : clip(rv.s, 80);
+      cannotFollow(r, calleeText(n, f) + " (a call it cannot follow: " + why + ")", n, f, p);
+      return false;
+    });
+  }
+}
+
 std::string DeclEval::Impl::calleeText(TSNode at, const DFrame& f) const {
   TSNode fn = is(at, "call") ? field(at, "function") : at;
   return ts_node_is_null(fn) ? "" : clip(text(f, fn), 60);

@@ -70,7 +70,10 @@ DFlow DeclEval::Impl::block(TSNode body, DFrame& f, DPath& p, int d) {
     if (tail && i >= named) {
       bool more = false;
       for (size_t j = i; j < sts.size() && !more; ++j) more = relevant(sts[j], f);
-      if (!more) break;
+      if (!more) {
+        tailHandsOff(sts, i, f, p);
+        break;
+      }
     }
     DFlow fl = statement(sts[i], f, p, d + 1);
     if (fl != DFlow::Next) return fl;
@@ -107,43 +110,144 @@ bool DeclEval::Impl::relevant(TSNode st, DFrame& f) {
   return false;
 }
 
+// An expression statement: assignments (chained, augmented) bound, anything else evaluated.
+DFlow DeclEval::Impl::expressionStatement(TSNode s, DFrame& f, DPath& p, int d) {
+  for (TSNode e : namedChildren(s)) {
+    if (is(e, "assignment")) {
+      TSNode right = field(e, "right");
+      if (ts_node_is_null(right)) continue;  // `x: int`
+      std::vector<TSNode> targets{field(e, "left")};
+      while (is(right, "assignment")) targets.push_back(field(right, "left")), right = field(right, "right");
+      AV v = expr(right, f, p, d + 1);
+      for (TSNode t : targets) assign(t, v, f, p, d);
+    } else if (is(e, "augmented_assignment")) {
+      TSNode left = field(e, "left");
+      AV cur = expr(left, f, p, d + 1);
+      AV r = expr(field(e, "right"), f, p, d + 1);
+      std::string op = text(f, field(e, "operator"));
+      bool ok = false;
+      std::vector<AV> add = elementsOf(r, &ok);
+      if (op == "+=" && cur.k == K::List && ok) {
+        for (AV& el : add) cur.items->push_back(tagged(el, p.conds));
+        if (cur.items->size() > DeclEval::kMaxItems) throw DStop{"a list longer than the size limit"};
+      } else if (op == "+=" && cur.k == K::Str && r.k == K::Str) {
+        assign(left, AV::str(cur.s + r.s), f, p, d);
+      } else if (cur.k == K::Int && r.k == K::Int && (op == "+=" || op == "-=" || op == "*=")) {
+        assign(left, AV::integer(op == "+=" ? cur.i + r.i : op == "-=" ? cur.i - r.i : cur.i * r.i), f, p, d);
+      } else {
+        // An operand not known keeps its own reason (what it read), not the operator's.
+        AV why = cur.k == K::Unknown ? cur : r.k == K::Unknown ? r : AV::unknown("changed by " + op);
+        assign(left, why, f, p, d);
+      }
+    } else {
+      expr(e, f, p, d + 1);
+    }
+  }
+  return DFlow::Next;
+}
+
+DFlow DeclEval::Impl::whileStatement(TSNode s, DFrame& f, DPath& p, int d) {
+  // While the condition is known, the body runs as Python runs it; from the first check it is
+  // not known, the body once more, what it declares named as in a loop of unknown length. Past
+  // kMaxIterations (`while True` with no break) the loop is read as one of unknown length from
+  // where it started.
+  constexpr size_t kMaxIterations = 1024;
+  DPath startP = p;
+  Env startEnv = f.env;
+  std::string why = "a while loop";
+  for (size_t n = 0;; ++n) {
+    AV c = expr(field(s, "condition"), f, p, d + 1);
+    bool truth = false;
+    if (!truthKnown(c, &truth)) break;
+    if (!truth) return DFlow::Next;
+    if (n >= kMaxIterations) {
+      p = std::move(startP);
+      f.env = std::move(startEnv);
+      why = "a while loop that runs past " + std::to_string(kMaxIterations) + " iterations";
+      break;
+    }
+    DFlow fl = block(field(s, "body"), f, p, d + 1);
+    if (fl == DFlow::Break) return DFlow::Next;
+    if (fl == DFlow::Return || fl == DFlow::Raise) return fl;
+  }
+  return loop(field(s, "body"), TSNode{}, AV{}, why, f, p, d);
+}
+
+// A `try` (its handlers read as the body's declarations) or a `with` (its items bound).
+DFlow DeclEval::Impl::tryOrWith(TSNode s, DFrame& f, DPath& p, int d) {
+  if (is(s, "with_statement"))
+    for (TSNode item : namedChildren(namedChildren(s)[0])) {
+      TSNode v = field(item, "value");
+      if (is(v, "as_pattern")) {
+        auto kids = namedChildren(v);
+        AV val = expr(kids[0], f, p, d + 1);
+        TSNode alias = field(v, "alias");
+        if (!ts_node_is_null(alias)) assign(namedChildren(alias).empty() ? alias : namedChildren(alias)[0], val, f, p, d);
+      } else if (!ts_node_is_null(v)) {
+        expr(v, f, p, d + 1);
+      }
+    }
+  DFlow fl = block(field(s, "body"), f, p, d + 1);
+  for (TSNode part : namedChildren(s)) {
+    if (fl != DFlow::Next) break;
+    for (TSNode b : namedChildren(part)) {
+      if (!is(b, "block")) continue;
+      if (is(part, "except_clause")) {
+        // A handler runs only when the body raised: its declarations are read as the body's
+        // (as the body reader reads them), but its returns and bindings do not end or change
+        // the path that went on (`except KeyError: return False, str(e)`).
+        DFrame ef = f;
+        ef.returns.clear();
+        DPath ep = p;
+        block(b, ef, ep, d + 1);
+        for (size_t i = p.decls.size(); i < ep.decls.size(); ++i) p.decls.push_back(ep.decls[i]);
+      } else if (is(part, "else_clause") || is(part, "finally_clause")) {
+        fl = block(b, f, p, d + 1);
+      }
+    }
+  }
+  return fl;
+}
+
+// A nested function: a closure over the frame bound to its name, its decorators applied.
+DFlow DeclEval::Impl::definition(TSNode s, DFrame& f, DPath& p, int d) {
+  const bool decorated = is(s, "decorated_definition");
+  TSNode def = decorated ? field(s, "definition") : s;
+  if (!is(def, "function_definition")) return DFlow::Next;
+  AV fn = AV::of(K::Func);
+  fn.def = def;
+  fn.mod = f.mod;
+  fn.s = text(f, field(def, "name"));
+  // `nonlocal x` in it: a call may change this frame's x, which a closure copy would not see;
+  // from here on x is not known (never its old value read as known).
+  walk(field(def, "body"), [&](TSNode n) {
+    if (is(n, "function_definition") || is(n, "lambda") || is(n, "class_definition")) return false;
+    if (is(n, "nonlocal_statement"))
+      for (TSNode id : namedChildren(n))
+        if (is(id, "identifier")) f.env[text(f, id)] = AV::unknown("changed by " + fn.s + " (nonlocal " + text(f, id) + ")");
+    return true;
+  });
+  fn.closure = closureFor(f);
+  f.env[fn.s] = fn;
+  AV self = fn;  // the body may call itself: its closure names it, the pointer given back on lookup
+  self.closure = nullptr;
+  self.selfInClosure = true;
+  (*fn.closure)[fn.s] = std::move(self);
+  if (decorated) {  // its decorators applied, the innermost first
+    std::vector<TSNode> decs;
+    for (TSNode dn : namedChildren(s))
+      if (is(dn, "decorator") && !namedChildren(dn).empty()) decs.push_back(namedChildren(dn)[0]);
+    AV v = fn;
+    for (auto it = decs.rbegin(); it != decs.rend(); ++it) v = apply(expr(*it, f, p, d + 1), {v}, {}, *it, f, p, d);
+    f.env[fn.s] = v;
+  }
+  return DFlow::Next;
+}
+
 DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
   step();
   std::string_view ty = type(s);
-  if (ty == "expression_statement") {
-    for (TSNode e : namedChildren(s)) {
-      if (is(e, "assignment")) {
-        TSNode right = field(e, "right");
-        if (ts_node_is_null(right)) continue;  // `x: int`
-        std::vector<TSNode> targets{field(e, "left")};
-        while (is(right, "assignment")) targets.push_back(field(right, "left")), right = field(right, "right");
-        AV v = expr(right, f, p, d + 1);
-        for (TSNode t : targets) assign(t, v, f, p, d);
-      } else if (is(e, "augmented_assignment")) {
-        TSNode left = field(e, "left");
-        AV cur = expr(left, f, p, d + 1);
-        AV r = expr(field(e, "right"), f, p, d + 1);
-        std::string op = text(f, field(e, "operator"));
-        bool ok = false;
-        std::vector<AV> add = elementsOf(r, &ok);
-        if (op == "+=" && cur.k == K::List && ok) {
-          for (AV& el : add) cur.items->push_back(tagged(el, p.conds));
-          if (cur.items->size() > DeclEval::kMaxItems) throw DStop{"a list longer than the size limit"};
-        } else if (op == "+=" && cur.k == K::Str && r.k == K::Str) {
-          assign(left, AV::str(cur.s + r.s), f, p, d);
-        } else if (cur.k == K::Int && r.k == K::Int && (op == "+=" || op == "-=" || op == "*=")) {
-          assign(left, AV::integer(op == "+=" ? cur.i + r.i : op == "-=" ? cur.i - r.i : cur.i * r.i), f, p, d);
-        } else {
-          // An operand not known keeps its own reason (what it read), not the operator's.
-          AV why = cur.k == K::Unknown ? cur : r.k == K::Unknown ? r : AV::unknown("changed by " + op);
-          assign(left, why, f, p, d);
-        }
-      } else {
-        expr(e, f, p, d + 1);
-      }
-    }
-    return DFlow::Next;
-  }
+  if (ty == "expression_statement") return expressionStatement(s, f, p, d);
   if (ty == "return_statement") {
     auto vals = namedChildren(s);
     AV callee;
@@ -170,98 +274,9 @@ DFlow DeclEval::Impl::statement(TSNode s, DFrame& f, DPath& p, int d) {
   }
   if (ty == "if_statement") return ifStatement(s, f, p, d);
   if (ty == "for_statement") return forStatement(s, f, p, d);
-  if (ty == "while_statement") {
-    // While the condition is known, the body runs as Python runs it; from the first check it is
-    // not known, the body once more, what it declares named as in a loop of unknown length. Past
-    // kMaxIterations (`while True` with no break) the loop is read as one of unknown length from
-    // where it started.
-    constexpr size_t kMaxIterations = 1024;
-    DPath startP = p;
-    Env startEnv = f.env;
-    std::string why = "a while loop";
-    for (size_t n = 0;; ++n) {
-      AV c = expr(field(s, "condition"), f, p, d + 1);
-      bool truth = false;
-      if (!truthKnown(c, &truth)) break;
-      if (!truth) return DFlow::Next;
-      if (n >= kMaxIterations) {
-        p = std::move(startP);
-        f.env = std::move(startEnv);
-        why = "a while loop that runs past " + std::to_string(kMaxIterations) + " iterations";
-        break;
-      }
-      DFlow fl = block(field(s, "body"), f, p, d + 1);
-      if (fl == DFlow::Break) return DFlow::Next;
-      if (fl == DFlow::Return || fl == DFlow::Raise) return fl;
-    }
-    return loop(field(s, "body"), TSNode{}, AV{}, why, f, p, d);
-  }
-  if (ty == "try_statement" || ty == "with_statement") {
-    if (ty == "with_statement")
-      for (TSNode item : namedChildren(namedChildren(s)[0])) {
-        TSNode v = field(item, "value");
-        if (is(v, "as_pattern")) {
-          auto kids = namedChildren(v);
-          AV val = expr(kids[0], f, p, d + 1);
-          TSNode alias = field(v, "alias");
-          if (!ts_node_is_null(alias)) assign(namedChildren(alias).empty() ? alias : namedChildren(alias)[0], val, f, p, d);
-        } else if (!ts_node_is_null(v)) {
-          expr(v, f, p, d + 1);
-        }
-      }
-    DFlow fl = block(field(s, "body"), f, p, d + 1);
-    for (TSNode part : namedChildren(s)) {
-      if (fl != DFlow::Next) break;
-      for (TSNode b : namedChildren(part)) {
-        if (!is(b, "block")) continue;
-        if (is(part, "except_clause")) {
-          // A handler runs only when the body raised: its declarations are read as the body's
-          // (as the body reader reads them), but its returns and bindings do not end or change
-          // the path that went on (`except KeyError: return False, str(e)`).
-          DFrame ef = f;
-          ef.returns.clear();
-          DPath ep = p;
-          block(b, ef, ep, d + 1);
-          for (size_t i = p.decls.size(); i < ep.decls.size(); ++i) p.decls.push_back(ep.decls[i]);
-        } else if (is(part, "else_clause") || is(part, "finally_clause")) {
-          fl = block(b, f, p, d + 1);
-        }
-      }
-    }
-    return fl;
-  }
-  if (ty == "function_definition" || ty == "decorated_definition") {
-    TSNode def = ty == "decorated_definition" ? field(s, "definition") : s;
-    if (!is(def, "function_definition")) return DFlow::Next;
-    AV fn = AV::of(K::Func);
-    fn.def = def;
-    fn.mod = f.mod;
-    fn.s = text(f, field(def, "name"));
-    // `nonlocal x` in it: a call may change this frame's x, which a closure copy would not see;
-    // from here on x is not known (never its old value read as known).
-    walk(field(def, "body"), [&](TSNode n) {
-      if (is(n, "function_definition") || is(n, "lambda") || is(n, "class_definition")) return false;
-      if (is(n, "nonlocal_statement"))
-        for (TSNode id : namedChildren(n))
-          if (is(id, "identifier")) f.env[text(f, id)] = AV::unknown("changed by " + fn.s + " (nonlocal " + text(f, id) + ")");
-      return true;
-    });
-    fn.closure = closureFor(f);
-    f.env[fn.s] = fn;
-    AV self = fn;  // the body may call itself: its closure names it, the pointer given back on lookup
-    self.closure = nullptr;
-    self.selfInClosure = true;
-    (*fn.closure)[fn.s] = std::move(self);
-    if (ty == "decorated_definition") {  // its decorators applied, the innermost first
-      std::vector<TSNode> decs;
-      for (TSNode dn : namedChildren(s))
-        if (is(dn, "decorator") && !namedChildren(dn).empty()) decs.push_back(namedChildren(dn)[0]);
-      AV v = fn;
-      for (auto it = decs.rbegin(); it != decs.rend(); ++it) v = apply(expr(*it, f, p, d + 1), {v}, {}, *it, f, p, d);
-      f.env[fn.s] = v;
-    }
-    return DFlow::Next;
-  }
+  if (ty == "while_statement") return whileStatement(s, f, p, d);
+  if (ty == "try_statement" || ty == "with_statement") return tryOrWith(s, f, p, d);
+  if (ty == "function_definition" || ty == "decorated_definition") return definition(s, f, p, d);
   if (ty == "raise_statement") {
     if (wholeValues) lastRaise = clip(text(f, s), 80);
     return DFlow::Raise;

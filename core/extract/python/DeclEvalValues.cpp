@@ -148,7 +148,9 @@ AV mergeValues(const AV& a, const AV& b) {
     v.typeText.clear();
     return v;
   }
-  return AV::unknown("assigned differently on different paths");
+  AV v = AV::unknown("assigned differently on different paths");
+  v.lib = a.lib && b.lib;  // a value of rocKE's IR library on every path is one still
+  return v;
 }
 
 AV chooseValues(const Guard& g, const AV& a, const AV& b) {
