@@ -22,20 +22,6 @@ namespace {
 
 using R = RealCorpusFixture;
 
-// The same six appends through an X-macro: the list of (kind, size, name) and the append.
-const char* kConvXMacro = R"CPP(#define CONV_LEADING_ARGUMENTS(X)                \
-    X("global_buffer", POINTER_BYTES, "A")         \
-    X("global_buffer", POINTER_BYTES, "B")         \
-    X("global_buffer", POINTER_BYTES, "D")         \
-    X("by_value", I32_BYTES, "A_bytes")            \
-    X("by_value", I32_BYTES, "B_bytes")            \
-    X("by_value", I32_BYTES, "D_bytes")
-#define CONV_APPEND_ARGUMENT(kind, size, name)     \
-    signature.push_back({kind, size, offset, name}); \
-    offset += size;
-    CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)
-)CPP";
-
 TEST(CppAuthorForms, AnXMacroListReadsAsTheListItExpandsTo) {
   IMPACT_REQUIRE_REAL_CORPUS();
   ConvRewrite repo;

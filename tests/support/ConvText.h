@@ -19,22 +19,29 @@ inline constexpr const char* kConvLoops = R"CPP(    for(const auto* name : {"A",
     }
 )CPP";
 
-// The X-macro kept in a header of the tree beside the pack (issue 36 item 3): read from the
-// snapshot analysed, at each revision; a header change is a change of the copy.
-inline constexpr const char* kConvHeaderText = R"CPP(#ifndef GFX950_CONV_ARGUMENTS_HPP
-#define GFX950_CONV_ARGUMENTS_HPP
-#define CONV_LEADING_ARGUMENTS(X)                \
+// The real conv loops' six appends as an X-macro (issue 36 item 3): the list of (kind, size, name)
+// and the append, each kept once; the forms below compose them.
+inline const std::string kConvLeadingArguments = R"CPP(#define CONV_LEADING_ARGUMENTS(X)                \
     X("global_buffer", POINTER_BYTES, "A")         \
     X("global_buffer", POINTER_BYTES, "B")         \
     X("global_buffer", POINTER_BYTES, "D")         \
     X("by_value", I32_BYTES, "A_bytes")            \
     X("by_value", I32_BYTES, "B_bytes")            \
     X("by_value", I32_BYTES, "D_bytes")
-#define CONV_APPEND_ARGUMENT(kind, size, name)     \
+)CPP";
+inline const std::string kConvAppendArgument = R"CPP(#define CONV_APPEND_ARGUMENT(kind, size, name)     \
     signature.push_back({kind, size, offset, name}); \
     offset += size;
-#endif
 )CPP";
+
+// In the pack itself, in place of the loops: both macros, then the expansion.
+inline const std::string kConvXMacro =
+    kConvLeadingArguments + kConvAppendArgument + "    CONV_LEADING_ARGUMENTS(CONV_APPEND_ARGUMENT)\n";
+
+// The X-macro kept in a header of the tree beside the pack: read from the snapshot analysed, at
+// each revision; a header change is a change of the copy.
+inline const std::string kConvHeaderText = "#ifndef GFX950_CONV_ARGUMENTS_HPP\n#define GFX950_CONV_ARGUMENTS_HPP\n" +
+                                           kConvLeadingArguments + kConvAppendArgument + "#endif\n";
 inline constexpr const char* kConvHeader =
     "dnn-providers/hip-kernel-provider/src/engines/kernel_ingestor_engine/packs/Gfx950ConvArguments.hpp";
 

@@ -20,6 +20,8 @@ namespace impact {
 namespace {
 
 using testing::HeaderTree;
+using testing::kConvAppendArgument;
+using testing::kConvLeadingArguments;
 using testing::kConvLoops;
 using testing::noLines;
 using testing::kPacks;
@@ -52,24 +54,9 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
 }
 
 // The same six appends as an X-macro kept in a header of the tree, with an include guard.
-const char* kConvHeader = R"CPP(#ifndef CONV_ARGUMENTS_HPP
-#define CONV_ARGUMENTS_HPP
-#define CONV_LEADING_ARGUMENTS(X)                \
-    X("global_buffer", POINTER_BYTES, "A")         \
-    X("global_buffer", POINTER_BYTES, "B")         \
-    X("global_buffer", POINTER_BYTES, "D")         \
-    X("by_value", I32_BYTES, "A_bytes")            \
-    X("by_value", I32_BYTES, "B_bytes")            \
-    X("by_value", I32_BYTES, "D_bytes")
-#include "ConvAppend.hpp"
-#endif
-)CPP";
-const char* kConvAppend = R"CPP(#pragma once
-#include "ConvArguments.hpp"
-#define CONV_APPEND_ARGUMENT(kind, size, name)     \
-    signature.push_back({kind, size, offset, name}); \
-    offset += size;
-)CPP";
+const std::string kConvHeader = "#ifndef CONV_ARGUMENTS_HPP\n#define CONV_ARGUMENTS_HPP\n" + kConvLeadingArguments +
+                                "#include \"ConvAppend.hpp\"\n#endif\n";
+const std::string kConvAppend = "#pragma once\n#include \"ConvArguments.hpp\"\n" + kConvAppendArgument;
 
 struct ConvHeaderForms : ::testing::Test {
   std::string original;
