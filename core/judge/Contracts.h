@@ -49,5 +49,9 @@ ContractRows judgeNameLists(const JudgeContext& cx);
 ContractRows judgeCatalogGeometry(const JudgeContext& cx);
 // DOMAIN.md §6: an AOT adapter's (or test's) name-keyed LaunchBindings vs the catalog entries.
 ContractRows judgeCatalogBindings(const JudgeContext& cx);
+// The touched surface files whose change no row above explains (a changed file) or covers (an
+// inert one): their own rows (FileRows.cpp).
+std::vector<Row> judgeTouchedFiles(const JudgeContext& cx, const std::set<std::string>& explained,
+                                   const std::set<std::string>& covered);
 
 }  // namespace impact
