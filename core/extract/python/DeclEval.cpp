@@ -1,6 +1,7 @@
 // The builder evaluator (DeclEval.h): names (module bindings, imports) and expressions. The module
-// index is in DeclEvalIndex.cpp; statements in DeclEvalStatements.cpp; calls and the entries in
-// DeclEvalCalls.cpp; builtins and methods in DeclEvalBuiltins.cpp; classes in DeclEvalClasses.cpp.
+// index is in DeclEvalIndex.cpp; statements in DeclEvalStatements.cpp; a call expression and
+// `apply` in DeclEvalApply.cpp; a module function's call and the entries in DeclEvalCalls.cpp;
+// builtins and methods in DeclEvalBuiltins.cpp; classes in DeclEvalClasses.cpp.
 #include "extract/python/DeclEvalImpl.h"
 
 #include <algorithm>

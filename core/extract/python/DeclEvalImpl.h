@@ -1,6 +1,6 @@
 // The evaluator's inside (DeclEval.h): paths, frames, and the methods split by job between
-// DeclEval.cpp (the module index, names, expressions) and DeclEvalStatements.cpp (statements,
-// calls, declarations, the entry).
+// DeclEval.cpp (names, expressions), DeclEvalStatements.cpp (statements), DeclEvalApply.cpp
+// (calls) and the others each file's own comment names.
 #pragma once
 
 #include <map>
@@ -261,6 +261,7 @@ struct DeclEval::Impl {
   // Runs `body` once per element (or once, unknown, with `why` when the elements are unknown).
   DFlow loop(TSNode body, TSNode target, const AV& iter, const std::string& why, DFrame& f, DPath& p, int d);
   void assign(TSNode target, const AV& v, DFrame& f, DPath& p, int d);
+  // DeclEvalApply.cpp
   AV call(TSNode e, DFrame& f, DPath& p, int d);
   void dispatchTo(const AV& callee, TSNode call, DFrame& f, DPath& p);
   AV apply(const AV& fn, std::vector<AV> pos, std::vector<std::pair<std::string, AV>> kw, TSNode at, DFrame& f,
